@@ -1,0 +1,56 @@
+// Account and key administration, shared by the CLI and (later) the console.
+import { isPlanName, PLAN_NAMES, type PlanName } from '../domain/plans.ts';
+import { AppError } from '../errors.ts';
+import { StoreConflict, type Account, type ApiKeyRecord, type Store } from '../store/store.ts';
+import { generateApiKey, newId } from './api-key.ts';
+
+export function parsePlan(value: string): PlanName {
+  if (!isPlanName(value)) throw new AppError('bad_request', `unknown plan "${value}"; one of ${PLAN_NAMES.join(', ')}`);
+  return value;
+}
+
+export function parseEmail(value: string): string {
+  const email = value.trim().toLowerCase();
+  if (email.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('bad_request', `"${value}" is not an email address`);
+  return email;
+}
+
+export async function createAccount(store: Store, email: string, plan: PlanName, now = new Date()): Promise<{ account: Account; apiKey: string }> {
+  const account: Account = { id: newId('acc'), email: parseEmail(email), plan, quotaLimit: null, createdAt: now.toISOString() };
+  try {
+    await store.createAccount(account);
+  } catch (err) {
+    if (err instanceof StoreConflict) throw new AppError('conflict', err.message);
+    throw err;
+  }
+  const { key } = await issueKey(store, account.id, now);
+  return { account, apiKey: key };
+}
+
+/** The full key is returned here and nowhere else, ever. */
+export async function issueKey(store: Store, accountId: string, now = new Date()): Promise<{ key: string; record: ApiKeyRecord }> {
+  if (!(await store.getAccount(accountId))) throw new AppError('not_found', `no account ${accountId}`);
+  const { key, prefix, hash } = generateApiKey();
+  const record: ApiKeyRecord = { id: newId('key'), accountId, prefix, createdAt: now.toISOString(), lastUsedAt: null, revokedAt: null };
+  await store.insertApiKey({ ...record, hash });
+  return { key, record };
+}
+
+export async function revokeKey(store: Store, prefix: string, now = new Date()): Promise<ApiKeyRecord> {
+  const revoked = await store.revokeApiKey(prefix, now.toISOString());
+  if (!revoked) throw new AppError('not_found', `no active key with prefix ${prefix}`);
+  return revoked;
+}
+
+export async function setPlan(store: Store, accountId: string, plan: PlanName): Promise<Account> {
+  const account = await store.setPlan(accountId, plan);
+  if (!account) throw new AppError('not_found', `no account ${accountId}`);
+  return account;
+}
+
+export async function setQuotaLimit(store: Store, accountId: string, limit: number | null): Promise<Account> {
+  if (limit !== null && (!Number.isSafeInteger(limit) || limit < 0)) throw new AppError('bad_request', 'the limit must be a whole number ≥ 0');
+  const account = await store.setQuotaLimit(accountId, limit);
+  if (!account) throw new AppError('not_found', `no account ${accountId}`);
+  return account;
+}

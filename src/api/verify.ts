@@ -1,0 +1,72 @@
+// POST /verify: one business number → status (and, with a name, the mailing-risk assessment).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { rateLimitHeaders } from '../accounts/quota.ts';
+import { localeFrom } from '../domain/locale.ts';
+import type { VerifyService } from '../verification/verify-service.ts';
+import { requireAccount } from './auth.ts';
+import { problemResponses, Problem } from './schemas.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) =>
+  Type.Union([t, Type.Null()], { description });
+
+export const VerifyRequest = Type.Object(
+  {
+    b_no: Type.String({ pattern: '^[0-9]{10}$', description: 'Business registration number: 10 digits, no hyphens' }),
+    name: Type.Optional(Type.String({ maxLength: 200, description: 'Business name; when present the bounce-risk assessment is included' })),
+    address: Type.Optional(Type.String({ maxLength: 500, description: 'Postal address' })),
+  },
+  { additionalProperties: false },
+);
+
+const NtsDetail = Type.Object({
+  b_stt: Type.String({ description: 'NTS status text (계속사업자, 휴업자, 폐업자, or empty)' }),
+  b_stt_cd: Type.String({ description: '01 active, 02 suspended, 03 closed, empty when not registered' }),
+  tax_type: Type.String(),
+  tax_type_cd: Type.String(),
+  end_dt: Nullable(Type.String(), 'closure date, YYYY-MM-DD'),
+  utcc_yn: Type.String(),
+  tax_type_change_dt: Nullable(Type.String(), 'YYYY-MM-DD'),
+  invoice_apply_dt: Nullable(Type.String(), 'YYYY-MM-DD'),
+});
+
+export const VerifyResult = Type.Object({
+  b_no: Type.String(),
+  biz_status: Type.String({ description: 'active | suspended | closed | unregistered | invalid | unknown' }),
+  bounce_prob: Nullable(Type.Number({ minimum: 0, maximum: 1 }), 'bounce probability 0..1; null without name'),
+  grade: Nullable(Type.String(), 'A (safest) to E; null without name'),
+  action: Nullable(Type.String(), 'send | send_fixed_address | confirm_address | hold | do_not_send; null without name'),
+  fixed_zipcode: Nullable(Type.String(), '5-digit postal code of the matched address'),
+  fixed_address: Nullable(Type.String(), 'normalised road-name address'),
+  reasons: Type.Array(Type.String(), { description: '"[label ±w.ww] text (source)"' }),
+  entity_type: Type.String({ description: 'from digits 4–5: individual_taxable, individual_exempt, corporate_head, corporate_branch, foreign_corporate, nonprofit, other' }),
+  closed_on: Nullable(Type.String(), 'closure date (YYYY-MM-DD) when closed'),
+  tax_type: Nullable(Type.String(), 'NTS tax type text'),
+  nts: Type.Union([NtsDetail, Type.Null()], { description: 'the NTS record as received' }),
+  checked_at: Nullable(Type.String(), 'when the status was obtained from the registry'),
+  source: Nullable(Type.String(), 'nts | sandbox'),
+  cached: Type.Boolean({ description: 'answered from the shared cache' }),
+  stale: Type.Boolean({ description: 'a cached answer past its freshness, used because the upstream is down (not charged)' }),
+  model_version: Nullable(Type.String(), 'version of the bounce model used'),
+});
+
+export function verifyRoutes(service: VerifyService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/verify',
+      {
+        schema: {
+          summary: 'Verify one business number',
+          body: VerifyRequest,
+          response: { 200: VerifyResult, ...problemResponses, 503: Problem },
+        },
+      },
+      async (request, reply) => {
+        const account = requireAccount(request);
+        const { result, quota } = await service.verify(account, request.body, localeFrom(request.headers['accept-language']));
+        reply.headers(rateLimitHeaders(quota, new Date()));
+        return result;
+      },
+    );
+  };
+}

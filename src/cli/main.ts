@@ -1,0 +1,104 @@
+// `npx bizcheck …` / `npm run cli -- …`: account and key administration against the configured
+// store (the same DATA_DIR / DATABASE_URL the server uses). Results are JSON on stdout.
+import { parseArgs } from 'node:util';
+import { createAccount, issueKey, parsePlan, revokeKey, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
+import { ConfigError, loadConfig } from '../config.ts';
+import { AppError } from '../errors.ts';
+import { openStore } from '../store/open.ts';
+import type { Store } from '../store/store.ts';
+
+const USAGE = `usage: bizcheck <command> [options]
+
+  accounts create --email E --plan P        create an account and its first API key
+  accounts set-plan --account A --plan P    plans: free, pro, business, enterprise
+  accounts set-quota --account A --limit N  custom monthly lookup limit (--limit plan: back to the plan's)
+  keys create --account A                   issue another API key (shown once)
+  keys list --account A                     keys by prefix, with created/last-used/revoked times
+  keys revoke --key-prefix P                revoke a key, e.g. --key-prefix bzk_Ab3dE9xQ
+
+The store is chosen like the server's: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded).`;
+
+type Handler = (store: Store, opts: Record<string, string | undefined>) => Promise<unknown>;
+
+function need(opts: Record<string, string | undefined>, name: string): string {
+  const v = opts[name];
+  if (!v) throw new UsageError(`missing --${name}`);
+  return v;
+}
+
+class UsageError extends Error {}
+
+const COMMANDS: Record<string, Handler> = {
+  'accounts create': async (store, o) => {
+    const { account, apiKey } = await createAccount(store, need(o, 'email'), parsePlan(need(o, 'plan')));
+    return { account_id: account.id, api_key: apiKey, email: account.email, plan: account.plan };
+  },
+  'accounts set-plan': async (store, o) => {
+    const a = await setPlan(store, need(o, 'account'), parsePlan(need(o, 'plan')));
+    return { account_id: a.id, plan: a.plan };
+  },
+  'accounts set-quota': async (store, o) => {
+    const raw = need(o, 'limit');
+    const limit = raw === 'plan' ? null : /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (Number.isNaN(limit)) throw new UsageError('--limit takes a whole number, or "plan"');
+    const a = await setQuotaLimit(store, need(o, 'account'), limit);
+    return { account_id: a.id, plan: a.plan, quota_limit: a.quotaLimit };
+  },
+  'keys create': async (store, o) => {
+    const { key, record } = await issueKey(store, need(o, 'account'));
+    return { account_id: record.accountId, key_id: record.id, prefix: record.prefix, api_key: key };
+  },
+  'keys list': async (store, o) => {
+    const keys = await store.listApiKeys(need(o, 'account'));
+    return keys.map((k) => ({ prefix: k.prefix, created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt }));
+  },
+  'keys revoke': async (store, o) => {
+    const k = await revokeKey(store, need(o, 'key-prefix'));
+    return { prefix: k.prefix, account_id: k.accountId, revoked_at: k.revokedAt };
+  },
+};
+
+async function run(argv: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      plan: { type: 'string' },
+      account: { type: 'string' },
+      limit: { type: 'string' },
+      'key-prefix': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
+  });
+  const name = positionals.slice(0, 2).join(' ');
+  const handler = COMMANDS[name];
+  if (values.help || !handler) {
+    process.stderr.write(`${values.help ? '' : name ? `unknown command "${name}"\n\n` : ''}${USAGE}\n`);
+    return values.help ? 0 : 2;
+  }
+  const store = await openStore(loadConfig().store);
+  try {
+    const out = await handler(store, values as Record<string, string | undefined>);
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
+      process.stderr.write(`bizcheck: ${err.message}\n\n${USAGE}\n`);
+      process.exit(2);
+    }
+    if (err instanceof AppError || err instanceof ConfigError) {
+      process.stderr.write(`bizcheck: ${err.message}\n`);
+      process.exit(1);
+    }
+    process.stderr.write(`bizcheck: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

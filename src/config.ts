@@ -1,0 +1,85 @@
+// The whole environment, read once and validated at start-up. A bad value stops the process
+// with a message naming the variable, instead of surfacing later as a confusing failure.
+import { Type, type Static } from 'typebox';
+import { Value } from 'typebox/value';
+import path from 'node:path';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const Int = (min: number, max: number, dflt: number, description: string) =>
+  Type.Integer({ minimum: min, maximum: max, default: dflt, description });
+
+export const EnvSchema = Type.Object({
+  PORT: Int(0, 65535, 8080, 'TCP port to listen on'),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1', description: 'interface to bind; 0.0.0.0 in containers' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data', description: 'folder of the embedded database' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL switches the store to PostgreSQL' }),
+  ),
+  NTS_SERVICE_KEY: Type.Optional(Type.String({ description: 'data.go.kr service key; without it the sandbox registry answers' })),
+  NTS_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.odcloud.kr', description: 'NTS status API base URL' }),
+  NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call'),
+  NTS_CONCURRENCY: Int(1, 100, 10, 'NTS calls in flight at once, per process'),
+  NTS_CACHE_TTL_SECONDS: Int(0, 30 * 86400, 12 * 3600, 'how long an NTS answer counts as fresh'),
+  BODY_LIMIT_BYTES: Int(1024, 1024 ** 3, 64 * 1024, 'largest JSON request body'),
+  LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: LOG_LEVELS.join(' | ') }),
+  SHUTDOWN_GRACE_MS: Int(0, 120_000, 10_000, 'how long in-flight requests may finish on SIGTERM'),
+});
+
+export type Env = Static<typeof EnvSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number };
+  bodyLimitBytes: number;
+  logLevel: Env['LOG_LEVEL'];
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Reads only the variables the schema names; empty strings count as unset. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const raw: Record<string, unknown> = {};
+  for (const key of Object.keys(EnvSchema.properties)) {
+    const v = env[key];
+    if (v !== undefined && v.trim() !== '') raw[key] = v.trim();
+  }
+  const value = Value.Convert(EnvSchema, Value.Default(EnvSchema, raw));
+  if (!Value.Check(EnvSchema, value)) {
+    // one line per variable: a union reports one error per member, which helps nobody
+    const byName = new Map<string, string>();
+    for (const e of Value.Errors(EnvSchema, value)) {
+      const name = e.instancePath.replace(/^\//, '') || '(environment)';
+      if (byName.has(name)) continue;
+      const schema = (EnvSchema.properties as Record<string, { description?: string }>)[name];
+      byName.set(name, `  ${name}=${JSON.stringify(raw[name] ?? '')}: ${e.message}${schema?.description ? ` (${schema.description})` : ''}`);
+    }
+    throw new ConfigError(`invalid configuration:\n${[...byName.values()].join('\n')}`);
+  }
+  const e = value;
+  const dataDir = path.resolve(e.DATA_DIR);
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir,
+    store: e.DATABASE_URL
+      ? { kind: 'postgres', url: e.DATABASE_URL }
+      : { kind: 'sqlite', file: path.join(dataDir, 'bizcheck.db') },
+    nts: {
+      serviceKey: e.NTS_SERVICE_KEY,
+      baseUrl: e.NTS_BASE_URL.replace(/\/+$/, ''),
+      timeoutMs: e.NTS_TIMEOUT_MS,
+      concurrency: e.NTS_CONCURRENCY,
+      cacheTtlSeconds: e.NTS_CACHE_TTL_SECONDS,
+    },
+    bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    logLevel: e.LOG_LEVEL,
+    shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+  };
+}

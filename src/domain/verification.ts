@@ -1,0 +1,134 @@
+// What a verification answers, built from an NTS record. Pure: the same inputs give the same
+// result, so every rule here is unit-tested without I/O.
+import { entityKindOf, type EntityKind } from './bizno.ts';
+import type { Locale } from './locale.ts';
+import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
+
+export type BizStatus = 'active' | 'suspended' | 'closed' | 'unregistered' | 'invalid' | 'unknown';
+
+export function statusFromNts(code: NtsRecord['b_stt_cd']): BizStatus {
+  switch (code) {
+    case '01':
+      return 'active';
+    case '02':
+      return 'suspended';
+    case '03':
+      return 'closed';
+    case '':
+      return 'unregistered';
+  }
+}
+
+/** YYYYMMDD → YYYY-MM-DD; anything else → null. */
+export function ntsDate(value: string): string | null {
+  const m = /^(\d{4})(\d{2})(\d{2})$/.exec(value.trim());
+  return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
+}
+
+export interface NtsDetail {
+  b_stt: string;
+  b_stt_cd: string;
+  tax_type: string;
+  tax_type_cd: string;
+  end_dt: string | null;
+  utcc_yn: string;
+  tax_type_change_dt: string | null;
+  invoice_apply_dt: string | null;
+}
+
+export interface Verification {
+  b_no: string;
+  biz_status: BizStatus;
+  bounce_prob: number | null;
+  grade: string | null;
+  action: string | null;
+  fixed_zipcode: string | null;
+  fixed_address: string | null;
+  reasons: string[];
+  entity_type: EntityKind;
+  closed_on: string | null;
+  tax_type: string | null;
+  nts: NtsDetail | null;
+  /** when the status was obtained from the registry (ISO-8601 UTC) */
+  checked_at: string | null;
+  source: 'nts' | 'sandbox' | null;
+  cached: boolean;
+  stale: boolean;
+  model_version: string | null;
+}
+
+const STATUS_TEXT: Record<Locale, Record<Exclude<BizStatus, 'invalid' | 'unknown'>, string>> = {
+  ko: { active: '계속사업자', suspended: '휴업자', closed: '폐업자', unregistered: '국세청에 등록되지 않은 사업자등록번호' },
+  en: { active: 'operating', suspended: 'suspended', closed: 'closed', unregistered: 'not registered with the NTS' },
+};
+
+/**
+ * `[label ±w.ww] text (source)`. The weight is the factor's contribution to the bounce model's
+ * log-odds; with no assessment requested, status reasons carry 0.00 because nothing was scored.
+ */
+export function formatReason(label: string, weight: number, text: string, source: string): string {
+  const w = Math.abs(weight) < 0.005 ? 0 : weight;
+  const sign = w < 0 ? '-' : '+';
+  return `[${label} ${sign}${Math.abs(w).toFixed(2)}] ${text} (${source})`;
+}
+
+export function statusReason(status: BizStatus, record: NtsRecord | null, locale: Locale): string {
+  switch (status) {
+    case 'invalid':
+      return formatReason(
+        'invalid', 0,
+        locale === 'ko' ? '사업자등록번호 검증번호가 맞지 않음 (국세청 조회 안 함)' : 'check digit does not match (not sent to the NTS)',
+        'input',
+      );
+    case 'unknown':
+      return formatReason('unknown', 0, locale === 'ko' ? '국세청 상태를 확인하지 못함' : 'NTS status could not be obtained', 'nts');
+    case 'active':
+    case 'suspended':
+    case 'unregistered':
+    case 'closed': {
+      const closedOn = record ? ntsDate(record.end_dt) : null;
+      const head = locale === 'ko' ? '국세청 상태' : 'NTS status';
+      const tail = status === 'closed' && closedOn ? (locale === 'ko' ? ` (${closedOn} 폐업)` : ` (closed ${closedOn})`) : '';
+      return formatReason(status, 0, `${head}: ${STATUS_TEXT[locale][status]}${tail}`, 'nts');
+    }
+  }
+}
+
+function detailOf(r: NtsRecord): NtsDetail {
+  return {
+    b_stt: r.b_stt,
+    b_stt_cd: r.b_stt_cd,
+    tax_type: r.tax_type,
+    tax_type_cd: r.tax_type_cd,
+    end_dt: ntsDate(r.end_dt),
+    utcc_yn: r.utcc_yn,
+    tax_type_change_dt: ntsDate(r.tax_type_change_dt),
+    invoice_apply_dt: ntsDate(r.invoice_apply_dt),
+  };
+}
+
+/** The result for a number: `answer` null means invalid (when `invalid`) or unknown. */
+export function buildVerification(bno: string, answer: StatusAnswer | null, opts: { invalid: boolean; locale: Locale }): Verification {
+  const status: BizStatus = opts.invalid ? 'invalid' : answer ? statusFromNts(answer.record.b_stt_cd) : 'unknown';
+  const record = answer?.record ?? null;
+  return {
+    b_no: bno,
+    biz_status: status,
+    bounce_prob: null,
+    grade: null,
+    action: null,
+    fixed_zipcode: null,
+    fixed_address: null,
+    reasons: [statusReason(status, record, opts.locale)],
+    entity_type: entityKindOf(bno),
+    closed_on: status === 'closed' && record ? ntsDate(record.end_dt) : null,
+    // for an unregistered number NTS puts its explanation in tax_type; that is not a tax type
+    tax_type: record && status !== 'unregistered' && record.tax_type ? record.tax_type : null,
+    nts: record ? detailOf(record) : null,
+    checked_at: answer?.checkedAt ?? null,
+    source: answer?.source ?? null,
+    cached: answer?.fromCache ?? false,
+    stale: answer?.stale ?? false,
+    model_version: null,
+  };
+}

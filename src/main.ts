@@ -1,0 +1,51 @@
+// `npm start`: the API (and, as they land, the worker and scheduler) in one process.
+import { ConfigError, loadConfig } from './config.ts';
+import { startServer } from './start/server.ts';
+
+async function main(): Promise<void> {
+  let config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`bizcheck: ${err.message}\n`);
+      process.exit(2);
+    }
+    throw err;
+  }
+  const server = await startServer(config);
+  const log = server.app.log;
+  log.info({ url: server.url, store: server.store.kind, registry: config.nts.serviceKey ? 'nts' : 'sandbox' }, 'bizcheck listening');
+  if (!config.nts.serviceKey) log.info('no NTS_SERVICE_KEY: answering from the built-in sandbox registry (synthetic data, see src/registry/SANDBOX.md)');
+  if ((await server.store.countAccounts()) === 0) {
+    process.stdout.write(
+      [
+        '',
+        'No accounts yet. Create one and its API key (shown once) with:',
+        '  npx bizcheck accounts create --email you@example.com --plan business',
+        `then try:  curl -s -X POST ${server.url}/verify -H "X-API-Key: <api_key>" -H "content-type: application/json" -d '{"b_no":"1248100998"}'`,
+        `API docs:  ${server.url}/docs`,
+        '',
+      ].join('\n'),
+    );
+  }
+  let signals = 0;
+  const shutdown = (signal: string) => {
+    if (++signals > 1) process.exit(1);
+    log.info({ signal }, 'shutting down');
+    server.stop().then(
+      () => process.exit(0),
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  process.on('SIGINT', () => shutdown('SIGINT'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bizcheck: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,238 @@
+// PostgreSQL store through `pg`. Several API and worker processes share one database; every
+// check-and-change is a single statement or a transaction, so correctness never depends on
+// which process asks.
+import pg from 'pg';
+import type { PlanName } from '../domain/plans.ts';
+import type { CachedStatus, NtsRecord } from '../registry/types.ts';
+import { loadMigrations } from './migrations.ts';
+import { StoreConflict, type Account, type ApiKeyRecord, type Reservation, type Store, type Usage } from './store.ts';
+
+// int8 counters stay far below 2^53; numbers are friendlier than strings everywhere else
+pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
+
+type Row = Record<string, unknown>;
+const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
+const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
+
+function toAccount(r: Row): Account {
+  return {
+    id: String(r.id),
+    email: String(r.email),
+    plan: String(r.plan) as PlanName,
+    quotaLimit: r.quota_limit == null ? null : Number(r.quota_limit),
+    createdAt: iso(r.created_at),
+  };
+}
+
+function toKey(r: Row): ApiKeyRecord {
+  return {
+    id: String(r.key_id ?? r.id),
+    accountId: String(r.account_id),
+    prefix: String(r.prefix),
+    createdAt: iso(r.key_created_at ?? r.created_at),
+    lastUsedAt: isoOrNull(r.last_used_at),
+    revokedAt: isoOrNull(r.revoked_at),
+  };
+}
+
+export interface PostgresOptions {
+  url: string;
+  /** a schema of its own (tests give each run one); created if missing */
+  schema?: string;
+  /** pool size per process: a few connections serve thousands of requests a second */
+  poolSize?: number;
+}
+
+export class PostgresStore implements Store {
+  readonly kind = 'postgres';
+  readonly #pool: pg.Pool;
+  readonly #schema: string | undefined;
+
+  constructor(opts: PostgresOptions) {
+    this.#schema = opts.schema;
+    if (opts.schema && !/^[a-z_][a-z0-9_]*$/.test(opts.schema)) throw new Error(`bad schema name ${opts.schema}`);
+    this.#pool = new pg.Pool({
+      connectionString: opts.url,
+      max: opts.poolSize ?? 10,
+      // a statement that cannot finish in 15 s is a fault, not a slow answer
+      statement_timeout: 15_000,
+      connectionTimeoutMillis: 5_000,
+      ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
+    });
+    // an idle client that loses its connection must not crash the process
+    this.#pool.on('error', () => {});
+  }
+
+  async #one(sql: string, params: unknown[] = []): Promise<Row | undefined> {
+    return (await this.#pool.query(sql, params)).rows[0] as Row | undefined;
+  }
+
+  async migrate(): Promise<void> {
+    const client = await this.#pool.connect();
+    try {
+      if (this.#schema) await client.query(`CREATE SCHEMA IF NOT EXISTS ${this.#schema}`);
+      // one migrator at a time across every process starting together
+      await client.query("SELECT pg_advisory_lock(hashtext('bizcheck.migrate'))");
+      try {
+        await client.query('CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL)');
+        for (const m of loadMigrations('postgres')) {
+          const done = await client.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
+          if (done.rowCount) continue;
+          await client.query('BEGIN');
+          try {
+            await client.query(m.sql);
+            await client.query('INSERT INTO schema_migrations (version, applied_at) VALUES ($1, now())', [m.version]);
+            await client.query('COMMIT');
+          } catch (err) {
+            await client.query('ROLLBACK');
+            throw err;
+          }
+        }
+      } finally {
+        await client.query("SELECT pg_advisory_unlock(hashtext('bizcheck.migrate'))");
+      }
+    } finally {
+      client.release();
+    }
+  }
+
+  async ping(): Promise<void> {
+    await this.#pool.query('SELECT 1');
+  }
+
+  async close(): Promise<void> {
+    await this.#pool.end();
+  }
+
+  /** Test helper: removes the schema this store was given. */
+  async dropSchema(): Promise<void> {
+    if (this.#schema) await this.#pool.query(`DROP SCHEMA IF EXISTS ${this.#schema} CASCADE`);
+  }
+
+  async createAccount(a: Account): Promise<void> {
+    try {
+      await this.#pool.query('INSERT INTO accounts (id, email, plan, quota_limit, created_at) VALUES ($1, $2, $3, $4, $5)', [
+        a.id, a.email, a.plan, a.quotaLimit, a.createdAt,
+      ]);
+    } catch (err) {
+      if ((err as { code?: string; constraint?: string }).code === '23505') throw new StoreConflict(`an account with email ${a.email} exists`);
+      throw err;
+    }
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const r = await this.#one('SELECT * FROM accounts WHERE id = $1', [id]);
+    return r ? toAccount(r) : null;
+  }
+
+  async countAccounts(): Promise<number> {
+    return Number((await this.#one('SELECT count(*)::int AS n FROM accounts'))?.n ?? 0);
+  }
+
+  async setPlan(accountId: string, plan: PlanName): Promise<Account | null> {
+    const r = await this.#one('UPDATE accounts SET plan = $1 WHERE id = $2 RETURNING *', [plan, accountId]);
+    return r ? toAccount(r) : null;
+  }
+
+  async setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null> {
+    const r = await this.#one('UPDATE accounts SET quota_limit = $1 WHERE id = $2 RETURNING *', [limit, accountId]);
+    return r ? toAccount(r) : null;
+  }
+
+  async insertApiKey(k: ApiKeyRecord & { hash: string }): Promise<void> {
+    await this.#pool.query(
+      'INSERT INTO api_keys (id, account_id, prefix, key_hash, created_at, last_used_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)',
+      [k.id, k.accountId, k.prefix, k.hash, k.createdAt, k.lastUsedAt, k.revokedAt],
+    );
+  }
+
+  async findByKeyHash(hash: string): Promise<{ account: Account; key: ApiKeyRecord } | null> {
+    const r = await this.#one(
+      `SELECT a.*, k.id AS key_id, k.prefix, k.created_at AS key_created_at, k.last_used_at, k.revoked_at
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.key_hash = $1 AND k.revoked_at IS NULL`,
+      [hash],
+    );
+    if (!r) return null;
+    return { account: toAccount(r), key: toKey({ ...r, account_id: r.id }) };
+  }
+
+  async touchApiKey(keyId: string, at: string, minIntervalMs: number): Promise<void> {
+    await this.#pool.query(
+      `UPDATE api_keys SET last_used_at = $1 WHERE id = $2
+         AND (last_used_at IS NULL OR last_used_at < $1::timestamptz - make_interval(secs => $3))`,
+      [at, keyId, minIntervalMs / 1000],
+    );
+  }
+
+  async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    const res = await this.#pool.query('SELECT * FROM api_keys WHERE account_id = $1 ORDER BY created_at, id', [accountId]);
+    return (res.rows as Row[]).map(toKey);
+  }
+
+  async revokeApiKey(prefix: string, at: string): Promise<ApiKeyRecord | null> {
+    const r = await this.#one('UPDATE api_keys SET revoked_at = $1 WHERE prefix = $2 AND revoked_at IS NULL RETURNING *', [at, prefix]);
+    return r ? toKey(r) : null;
+  }
+
+  async reserveLookups(accountId: string, month: string, n: number, limit: number): Promise<Reservation> {
+    if (n > 0 && n <= limit) {
+      // The conflicting row is locked and the WHERE re-evaluated on the latest version, so
+      // concurrent reservations from any number of processes serialise on it exactly.
+      const r = await this.#one(
+        `INSERT INTO usage_months (account_id, month, used) VALUES ($1, $2, $3)
+         ON CONFLICT (account_id, month) DO UPDATE SET used = usage_months.used + excluded.used
+          WHERE usage_months.used + excluded.used <= $4
+         RETURNING used`,
+        [accountId, month, n, limit],
+      );
+      if (r) return { granted: true, used: Number(r.used) };
+    }
+    return { granted: n === 0, used: (await this.getUsage(accountId, month)).used };
+  }
+
+  async refundLookups(accountId: string, month: string, n: number): Promise<void> {
+    await this.#pool.query('UPDATE usage_months SET used = GREATEST(used - $1, 0) WHERE account_id = $2 AND month = $3', [n, accountId, month]);
+  }
+
+  async getUsage(accountId: string, month: string): Promise<Usage> {
+    const r = await this.#one('SELECT used, overage FROM usage_months WHERE account_id = $1 AND month = $2', [accountId, month]);
+    return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
+  }
+
+  async getCachedStatuses(bnos: readonly string[]): Promise<Map<string, CachedStatus>> {
+    const out = new Map<string, CachedStatus>();
+    if (bnos.length === 0) return out;
+    const res = await this.#pool.query('SELECT * FROM status_cache WHERE b_no = ANY($1::text[])', [bnos]);
+    for (const r of res.rows as Row[]) {
+      out.set(String(r.b_no), {
+        record: r.record as NtsRecord,
+        source: String(r.source) as CachedStatus['source'],
+        checkedAt: iso(r.checked_at),
+        expiresAt: iso(r.expires_at),
+      });
+    }
+    return out;
+  }
+
+  async putCachedStatuses(entries: readonly CachedStatus[]): Promise<void> {
+    if (entries.length === 0) return;
+    // a number twice in one statement would make ON CONFLICT touch a row twice, which PostgreSQL refuses
+    entries = [...new Map(entries.map((e) => [e.record.b_no, e] as const)).values()];
+    // one round trip for the whole batch; a newer answer is never overwritten by an older one
+    await this.#pool.query(
+      `INSERT INTO status_cache (b_no, record, source, checked_at, expires_at)
+       SELECT * FROM unnest($1::text[], $2::jsonb[], $3::text[], $4::timestamptz[], $5::timestamptz[])
+       ON CONFLICT (b_no) DO UPDATE SET record = excluded.record, source = excluded.source,
+         checked_at = excluded.checked_at, expires_at = excluded.expires_at
+       WHERE excluded.checked_at >= status_cache.checked_at`,
+      [
+        entries.map((e) => e.record.b_no),
+        entries.map((e) => JSON.stringify(e.record)),
+        entries.map((e) => e.source),
+        entries.map((e) => e.checkedAt),
+        entries.map((e) => e.expiresAt),
+      ],
+    );
+  }
+}

@@ -1,0 +1,209 @@
+// Embedded store on node:sqlite. Calls are synchronous underneath; the async interface is
+// what the PostgreSQL store needs, and costs little here. WAL lets the CLI and the server share
+// the file; busy_timeout makes a second process wait for a write lock instead of failing.
+import { DatabaseSync, type StatementSync } from 'node:sqlite';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { PlanName } from '../domain/plans.ts';
+import type { CachedStatus, NtsRecord } from '../registry/types.ts';
+import { loadMigrations } from './migrations.ts';
+import { StoreConflict, type Account, type ApiKeyRecord, type Reservation, type Store, type Usage } from './store.ts';
+
+type Row = Record<string, unknown>;
+
+function toAccount(r: Row): Account {
+  return {
+    id: String(r.id),
+    email: String(r.email),
+    plan: String(r.plan) as PlanName,
+    quotaLimit: r.quota_limit == null ? null : Number(r.quota_limit),
+    createdAt: String(r.created_at),
+  };
+}
+
+function toKey(r: Row): ApiKeyRecord {
+  return {
+    id: String(r.key_id ?? r.id),
+    accountId: String(r.account_id),
+    prefix: String(r.prefix),
+    createdAt: String(r.key_created_at ?? r.created_at),
+    lastUsedAt: r.last_used_at == null ? null : String(r.last_used_at),
+    revokedAt: r.revoked_at == null ? null : String(r.revoked_at),
+  };
+}
+
+export class SqliteStore implements Store {
+  readonly kind = 'sqlite';
+  readonly #db: DatabaseSync;
+  readonly #stmts = new Map<string, StatementSync>();
+
+  constructor(file: string) {
+    if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
+    this.#db = new DatabaseSync(file);
+    this.#db.exec(`
+      PRAGMA journal_mode = WAL;
+      PRAGMA synchronous = NORMAL;
+      PRAGMA busy_timeout = 5000;
+      PRAGMA foreign_keys = ON;
+    `);
+  }
+
+  /** Statements are prepared once and reused: preparing dominates the cost of small queries. */
+  #q(sql: string): StatementSync {
+    let s = this.#stmts.get(sql);
+    if (!s) {
+      s = this.#db.prepare(sql);
+      this.#stmts.set(sql, s);
+    }
+    return s;
+  }
+
+  #tx<T>(fn: () => T): T {
+    // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read
+    this.#db.exec('BEGIN IMMEDIATE');
+    try {
+      const out = fn();
+      this.#db.exec('COMMIT');
+      return out;
+    } catch (err) {
+      this.#db.exec('ROLLBACK');
+      throw err;
+    }
+  }
+
+  async migrate(): Promise<void> {
+    this.#db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
+    for (const m of loadMigrations('sqlite')) {
+      this.#tx(() => {
+        if (this.#db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(m.version)) return;
+        this.#db.exec(m.sql);
+        this.#db.prepare('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)').run(m.version, new Date().toISOString());
+      });
+    }
+  }
+
+  async ping(): Promise<void> {
+    this.#q('SELECT 1').get();
+  }
+
+  async close(): Promise<void> {
+    if (this.#db.isOpen) this.#db.close();
+  }
+
+  async createAccount(a: Account): Promise<void> {
+    try {
+      this.#q('INSERT INTO accounts (id, email, plan, quota_limit, created_at) VALUES (?, ?, ?, ?, ?)').run(
+        a.id, a.email, a.plan, a.quotaLimit, a.createdAt,
+      );
+    } catch (err) {
+      if (/UNIQUE constraint failed: accounts\.email/.test(String(err))) throw new StoreConflict(`an account with email ${a.email} exists`);
+      throw err;
+    }
+  }
+
+  async getAccount(id: string): Promise<Account | null> {
+    const r = this.#q('SELECT * FROM accounts WHERE id = ?').get(id) as Row | undefined;
+    return r ? toAccount(r) : null;
+  }
+
+  async countAccounts(): Promise<number> {
+    return Number((this.#q('SELECT count(*) AS n FROM accounts').get() as Row).n);
+  }
+
+  async setPlan(accountId: string, plan: PlanName): Promise<Account | null> {
+    const r = this.#q('UPDATE accounts SET plan = ? WHERE id = ? RETURNING *').get(plan, accountId) as Row | undefined;
+    return r ? toAccount(r) : null;
+  }
+
+  async setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null> {
+    const r = this.#q('UPDATE accounts SET quota_limit = ? WHERE id = ? RETURNING *').get(limit, accountId) as Row | undefined;
+    return r ? toAccount(r) : null;
+  }
+
+  async insertApiKey(k: ApiKeyRecord & { hash: string }): Promise<void> {
+    this.#q(
+      'INSERT INTO api_keys (id, account_id, prefix, key_hash, created_at, last_used_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    ).run(k.id, k.accountId, k.prefix, k.hash, k.createdAt, k.lastUsedAt, k.revokedAt);
+  }
+
+  async findByKeyHash(hash: string): Promise<{ account: Account; key: ApiKeyRecord } | null> {
+    const r = this.#q(
+      `SELECT a.*, k.id AS key_id, k.prefix, k.created_at AS key_created_at, k.last_used_at, k.revoked_at
+         FROM api_keys k JOIN accounts a ON a.id = k.account_id
+        WHERE k.key_hash = ? AND k.revoked_at IS NULL`,
+    ).get(hash) as Row | undefined;
+    if (!r) return null;
+    return { account: toAccount(r), key: toKey({ ...r, account_id: r.id }) };
+  }
+
+  async touchApiKey(keyId: string, at: string, minIntervalMs: number): Promise<void> {
+    const before = new Date(Date.parse(at) - minIntervalMs).toISOString();
+    this.#q('UPDATE api_keys SET last_used_at = ? WHERE id = ? AND (last_used_at IS NULL OR last_used_at < ?)').run(at, keyId, before);
+  }
+
+  async listApiKeys(accountId: string): Promise<ApiKeyRecord[]> {
+    return (this.#q('SELECT * FROM api_keys WHERE account_id = ? ORDER BY created_at, id').all(accountId) as Row[]).map(toKey);
+  }
+
+  async revokeApiKey(prefix: string, at: string): Promise<ApiKeyRecord | null> {
+    const r = this.#q('UPDATE api_keys SET revoked_at = ? WHERE prefix = ? AND revoked_at IS NULL RETURNING *').get(at, prefix) as
+      | Row
+      | undefined;
+    return r ? toKey(r) : null;
+  }
+
+  async reserveLookups(accountId: string, month: string, n: number, limit: number): Promise<Reservation> {
+    if (n > 0 && n <= limit) {
+      // One statement: the WHERE on the upsert makes check-and-increment atomic.
+      const r = this.#q(
+        `INSERT INTO usage_months (account_id, month, used) VALUES (?, ?, ?)
+         ON CONFLICT (account_id, month) DO UPDATE SET used = used + excluded.used
+          WHERE usage_months.used + excluded.used <= ?
+         RETURNING used`,
+      ).get(accountId, month, n, limit) as Row | undefined;
+      if (r) return { granted: true, used: Number(r.used) };
+    }
+    return { granted: n === 0, used: (await this.getUsage(accountId, month)).used };
+  }
+
+  async refundLookups(accountId: string, month: string, n: number): Promise<void> {
+    this.#q('UPDATE usage_months SET used = max(used - ?, 0) WHERE account_id = ? AND month = ?').run(n, accountId, month);
+  }
+
+  async getUsage(accountId: string, month: string): Promise<Usage> {
+    const r = this.#q('SELECT used, overage FROM usage_months WHERE account_id = ? AND month = ?').get(accountId, month) as Row | undefined;
+    return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
+  }
+
+  async getCachedStatuses(bnos: readonly string[]): Promise<Map<string, CachedStatus>> {
+    const out = new Map<string, CachedStatus>();
+    if (bnos.length === 0) return out;
+    const rows = (
+      bnos.length === 1
+        ? this.#q('SELECT * FROM status_cache WHERE b_no = ?').all(bnos[0]!)
+        : this.#q('SELECT * FROM status_cache WHERE b_no IN (SELECT value FROM json_each(?))').all(JSON.stringify(bnos))
+    ) as Row[];
+    for (const r of rows) {
+      out.set(String(r.b_no), {
+        record: JSON.parse(String(r.record)) as NtsRecord,
+        source: String(r.source) as CachedStatus['source'],
+        checkedAt: String(r.checked_at),
+        expiresAt: String(r.expires_at),
+      });
+    }
+    return out;
+  }
+
+  async putCachedStatuses(entries: readonly CachedStatus[]): Promise<void> {
+    if (entries.length === 0) return;
+    const stmt = this.#q(
+      `INSERT INTO status_cache (b_no, record, source, checked_at, expires_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (b_no) DO UPDATE SET record = excluded.record, source = excluded.source,
+         checked_at = excluded.checked_at, expires_at = excluded.expires_at
+       WHERE excluded.checked_at >= status_cache.checked_at`,
+    );
+    this.#tx(() => {
+      for (const e of entries) stmt.run(e.record.b_no, JSON.stringify(e.record), e.source, e.checkedAt, e.expiresAt);
+    });
+  }
+}

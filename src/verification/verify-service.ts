@@ -1,0 +1,56 @@
+// One lookup, charged exactly when it is answered: check digit first (free), then reserve one
+// lookup, ask the status service, and give the lookup back if no fresh answer came.
+import { hasValidCheckDigit } from '../domain/bizno.ts';
+import type { Locale } from '../domain/locale.ts';
+import { buildVerification, type Verification } from '../domain/verification.ts';
+import { AppError } from '../errors.ts';
+import type { StatusService } from '../registry/types.ts';
+import type { Account } from '../store/store.ts';
+import type { Quota, QuotaState } from '../accounts/quota.ts';
+
+export interface VerifyInput {
+  b_no: string;
+  name?: string | undefined;
+  address?: string | undefined;
+}
+
+export interface VerifyOutcome {
+  result: Verification;
+  quota: QuotaState;
+}
+
+/** Seconds a client should wait before asking again while the upstream is down. */
+const UPSTREAM_RETRY_AFTER_S = 30;
+
+export class VerifyService {
+  readonly #status: StatusService;
+  readonly #quota: Quota;
+
+  constructor(status: StatusService, quota: Quota) {
+    this.#status = status;
+    this.#quota = quota;
+  }
+
+  async verify(account: Account, input: VerifyInput, locale: Locale): Promise<VerifyOutcome> {
+    if (!hasValidCheckDigit(input.b_no)) {
+      return { result: buildVerification(input.b_no, null, { invalid: true, locale }), quota: await this.#quota.current(account) };
+    }
+    const reservation = await this.#quota.reserve(account, 1);
+    let answer;
+    try {
+      answer = (await this.#status.lookup([input.b_no])).answers.get(input.b_no);
+    } catch (err) {
+      await this.#quota.refund(reservation);
+      throw err;
+    }
+    if (!answer) {
+      await this.#quota.refund(reservation);
+      throw new AppError('upstream_unavailable', 'the National Tax Service did not answer and nothing is cached for this number; nothing was charged', {
+        headers: { 'retry-after': String(UPSTREAM_RETRY_AFTER_S) },
+      });
+    }
+    // a stale answer stands in during an outage; like offline answers it is not charged
+    if (answer.stale) await this.#quota.refund(reservation);
+    return { result: buildVerification(input.b_no, answer, { invalid: false, locale }), quota: reservation.state };
+  }
+}

@@ -1,0 +1,50 @@
+// Runs a suite once per store: embedded always, PostgreSQL when TEST_DATABASE_URL is set
+// (reported as skipped otherwise). Each run gets a fresh database: a temp folder or a schema.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { describe } from 'node:test';
+import type { Config } from '../../src/config.ts';
+import { PostgresStore } from '../../src/store/postgres.ts';
+
+export type StoreKind = 'sqlite' | 'postgres';
+export const PG_URL = process.env.TEST_DATABASE_URL;
+
+export interface FreshStore {
+  config: Config['store'];
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
+
+export function freshStoreConfig(kind: StoreKind): FreshStore {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'bizcheck-test-'));
+  if (kind === 'sqlite') {
+    return {
+      config: { kind: 'sqlite', file: path.join(dataDir, 'bizcheck.db') },
+      dataDir,
+      cleanup: async () => rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  return {
+    config: { kind: 'postgres', url: PG_URL, schema },
+    dataDir,
+    cleanup: async () => {
+      const s = new PostgresStore({ url: PG_URL, schema });
+      try {
+        await s.dropSchema();
+      } finally {
+        await s.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
+
+/** describe(`${name} [sqlite]`) and describe(`${name} [postgres]`), the latter skipped without TEST_DATABASE_URL. */
+export function describeEachStore(name: string, fn: (kind: StoreKind) => void): void {
+  describe(`${name} [sqlite]`, () => fn('sqlite'));
+  describe(`${name} [postgres]`, { skip: PG_URL ? false : 'TEST_DATABASE_URL not set' }, () => fn('postgres'));
+}

@@ -1,0 +1,145 @@
+// One contract for every store implementation: what the rest of the service relies on.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openStore } from '../src/store/open.ts';
+import { StoreConflict, type Account, type Store } from '../src/store/store.ts';
+import type { CachedStatus, NtsRecord } from '../src/registry/types.ts';
+import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
+
+let seq = 0;
+const account = (over: Partial<Account> = {}): Account => ({
+  id: `acc_contract_${++seq}`,
+  email: `c${seq}@example.com`,
+  plan: 'business',
+  quotaLimit: null,
+  createdAt: new Date().toISOString(),
+  ...over,
+});
+
+const record = (bno: string, cd: NtsRecord['b_stt_cd'] = '01'): NtsRecord => ({
+  b_no: bno, b_stt: cd === '01' ? '계속사업자' : '', b_stt_cd: cd, tax_type: '부가가치세 일반과세자', tax_type_cd: '01',
+  end_dt: '', utcc_yn: 'N', tax_type_change_dt: '', invoice_apply_dt: '', rbf_tax_type: '', rbf_tax_type_cd: '',
+});
+
+describeEachStore('store contract', (kind) => {
+  let fresh: FreshStore;
+  let store: Store;
+  before(async () => {
+    fresh = freshStoreConfig(kind);
+    store = await openStore(fresh.config);
+  });
+  after(async () => {
+    await store.close();
+    await fresh.cleanup();
+  });
+
+  test('migrations are safe to run again', async () => {
+    await store.migrate();
+    await store.migrate();
+    await store.ping();
+  });
+
+  test('an account round-trips and a second account with the same email is a conflict', async () => {
+    const a = account();
+    await store.createAccount(a);
+    assert.deepEqual(await store.getAccount(a.id), a);
+    await assert.rejects(store.createAccount(account({ email: a.email })), StoreConflict);
+    assert.equal(await store.getAccount('acc_missing'), null);
+    assert.ok((await store.countAccounts()) >= 1);
+  });
+
+  test('plan and custom limit changes are returned and stored', async () => {
+    const a = account({ plan: 'free' });
+    await store.createAccount(a);
+    assert.equal((await store.setPlan(a.id, 'enterprise'))?.plan, 'enterprise');
+    assert.equal((await store.setQuotaLimit(a.id, 1234))?.quotaLimit, 1234);
+    assert.equal((await store.getAccount(a.id))?.quotaLimit, 1234);
+    assert.equal((await store.setQuotaLimit(a.id, null))?.quotaLimit, null);
+    assert.equal(await store.setPlan('acc_missing', 'pro'), null);
+  });
+
+  test('a key is found by its hash until it is revoked, and is never readable back', async () => {
+    const a = account();
+    await store.createAccount(a);
+    const createdAt = new Date().toISOString();
+    await store.insertApiKey({ id: `key_${seq}`, accountId: a.id, prefix: `bzk_pref${seq}`, hash: `hash-${seq}`, createdAt, lastUsedAt: null, revokedAt: null });
+    const found = await store.findByKeyHash(`hash-${seq}`);
+    assert.equal(found?.account.id, a.id);
+    assert.equal(found?.key.prefix, `bzk_pref${seq}`);
+    assert.ok(!('hash' in (found?.key ?? {})), 'the hash is not handed back');
+    const listed = await store.listApiKeys(a.id);
+    assert.equal(listed.length, 1);
+    assert.ok(!JSON.stringify(listed).includes(`hash-${seq}`));
+
+    const revoked = await store.revokeApiKey(`bzk_pref${seq}`, new Date().toISOString());
+    assert.equal(revoked?.accountId, a.id);
+    assert.ok(revoked?.revokedAt);
+    assert.equal(await store.findByKeyHash(`hash-${seq}`), null);
+    assert.equal(await store.revokeApiKey(`bzk_pref${seq}`, new Date().toISOString()), null, 'revoking twice finds nothing');
+  });
+
+  test('last use is recorded at most once per interval', async () => {
+    const a = account();
+    await store.createAccount(a);
+    const id = `key_touch_${seq}`;
+    await store.insertApiKey({ id, accountId: a.id, prefix: `bzk_tch${seq}`, hash: `h-touch-${seq}`, createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null });
+    const t0 = new Date('2026-11-01T00:00:00Z');
+    await store.touchApiKey(id, t0.toISOString(), 60_000);
+    await store.touchApiKey(id, new Date(t0.getTime() + 30_000).toISOString(), 60_000);
+    assert.equal((await store.listApiKeys(a.id))[0]?.lastUsedAt, t0.toISOString());
+    const t2 = new Date(t0.getTime() + 61_000).toISOString();
+    await store.touchApiKey(id, t2, 60_000);
+    assert.equal((await store.listApiKeys(a.id))[0]?.lastUsedAt, t2);
+  });
+
+  test('reservations never pass the limit and refunds give lookups back', async () => {
+    const a = account();
+    await store.createAccount(a);
+    assert.deepEqual(await store.reserveLookups(a.id, '2026-11', 3, 5), { granted: true, used: 3 });
+    assert.deepEqual(await store.reserveLookups(a.id, '2026-11', 3, 5), { granted: false, used: 3 }, 'all or nothing');
+    assert.deepEqual(await store.reserveLookups(a.id, '2026-11', 2, 5), { granted: true, used: 5 });
+    assert.deepEqual(await store.reserveLookups(a.id, '2026-11', 1, 5), { granted: false, used: 5 });
+    await store.refundLookups(a.id, '2026-11', 2);
+    assert.deepEqual(await store.getUsage(a.id, '2026-11'), { used: 3, overage: 0 });
+    assert.deepEqual(await store.reserveLookups(a.id, '2026-12', 6, 5), { granted: false, used: 0 }, 'more than the limit at once');
+    assert.deepEqual(await store.getUsage(a.id, '2026-12'), { used: 0, overage: 0 }, 'a refused first reservation writes nothing');
+    await store.refundLookups(a.id, '2026-11', 100);
+    assert.equal((await store.getUsage(a.id, '2026-11')).used, 0, 'never below zero');
+  });
+
+  test('with 1 lookup left, exactly one of 50 concurrent reservations is granted', async () => {
+    for (let round = 0; round < 5; round++) {
+      const a = account();
+      await store.createAccount(a);
+      await store.reserveLookups(a.id, '2026-11', 9, 10);
+      const results = await Promise.all(Array.from({ length: 50 }, () => store.reserveLookups(a.id, '2026-11', 1, 10)));
+      assert.equal(results.filter((r) => r.granted).length, 1);
+      assert.equal((await store.getUsage(a.id, '2026-11')).used, 10);
+    }
+  });
+
+  test('with an empty month, concurrent first reservations are exact too', async () => {
+    const a = account();
+    await store.createAccount(a);
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.reserveLookups(a.id, '2027-01', 1, 7)));
+    assert.equal(results.filter((r) => r.granted).length, 7);
+    assert.equal((await store.getUsage(a.id, '2027-01')).used, 7);
+  });
+
+  test('the status cache keeps the newest answer per number', async () => {
+    const t = (iso: string): CachedStatus['checkedAt'] => new Date(iso).toISOString();
+    const entry = (bno: string, cd: NtsRecord['b_stt_cd'], at: string): CachedStatus => ({
+      record: record(bno, cd), source: 'sandbox', checkedAt: t(at), expiresAt: t('2030-01-01T00:00:00Z'),
+    });
+    await store.putCachedStatuses([entry('1248100998', '01', '2026-11-01T00:00:00Z'), entry('1234567891', '', '2026-11-01T00:00:00Z')]);
+    await store.putCachedStatuses([entry('1248100998', '03', '2026-10-01T00:00:00Z')]); // older: ignored
+    const got = await store.getCachedStatuses(['1248100998', '1234567891', '9999999999']);
+    assert.equal(got.size, 2);
+    assert.equal(got.get('1248100998')?.record.b_stt_cd, '01');
+    assert.equal(got.get('1234567891')?.record.b_stt_cd, '');
+    assert.equal(got.get('1248100998')?.checkedAt, t('2026-11-01T00:00:00Z'));
+    await store.putCachedStatuses([entry('1248100998', '03', '2026-11-02T00:00:00Z'), entry('1248100998', '02', '2026-11-03T00:00:00Z')]);
+    assert.equal((await store.getCachedStatuses(['1248100998'])).get('1248100998')?.record.b_stt_cd, '02');
+    assert.equal((await store.getCachedStatuses([])).size, 0);
+  });
+});

@@ -33,7 +33,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const given = req.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : `req_${randomBytes(9).toString('base64url')}`;
     },
-    requestIdLogLabel: 'request_id',
     return503OnClosing: true,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox validates bodies as sent (no coercion: "b_no": 1248100998 is an error, not a guess)

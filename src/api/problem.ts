@@ -21,16 +21,28 @@ const FIELD_HINTS: Record<string, string> = {
 function describeValidation(err: FastifyError): { detail: string; errors: { field: string; message: string }[] } {
   const issues = (err.validation ?? []) as ValidationIssue[];
   const where = err.validationContext ?? 'body';
-  const errors = issues.slice(0, 20).map((i) => {
+  const errors: { field: string; message: string }[] = [];
+  for (const i of issues.slice(0, 20)) {
     const path = (i.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.');
-    const extra = i.keyword === 'additionalProperties' || i.keyword === 'required' ? JSON.stringify(i.params ?? {}) : '';
-    const field = path || where;
+    if (i.keyword === 'additionalProperties') {
+      const names = (i.params?.additionalProperties as string[] | undefined) ?? [];
+      for (const name of names) errors.push({ field: path ? `${path}.${name}` : name, message: 'is not a field of this request' });
+      continue;
+    }
+    // TypeBox also reports each extra property as "schema is false"; the line above already said it
+    if (i.message === 'schema is false') continue;
+    if (i.keyword === 'required') {
+      const names = (i.params?.requiredProperties as string[] | undefined) ?? [];
+      for (const name of names) errors.push({ field: path ? `${path}.${name}` : name, message: 'is required' });
+      if (names.length) continue;
+    }
     const hint = FIELD_HINTS[path];
-    const message = hint && (i.keyword === 'pattern' || i.keyword === 'type' || i.keyword === 'maxLength') ? hint : `${i.message ?? 'is invalid'}${extra ? ` ${extra}` : ''}`;
-    return { field, message };
-  });
-  const detail = errors.length ? errors.map((e) => `${e.field}: ${e.message}`).join('; ') : err.message;
-  return { detail, errors };
+    const useHint = hint && (i.keyword === 'pattern' || i.keyword === 'type' || i.keyword === 'maxLength');
+    errors.push({ field: path || where, message: useHint ? hint : (i.message ?? 'is invalid') });
+  }
+  const unique = [...new Map(errors.map((e) => [`${e.field}|${e.message}`, e])).values()];
+  const detail = unique.length ? unique.map((e) => `${e.field}: ${e.message}`).join('; ') : err.message;
+  return { detail, errors: unique };
 }
 
 export function sendProblem(

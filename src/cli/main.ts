@@ -49,7 +49,9 @@ const COMMANDS: Record<string, Handler> = {
     return { account_id: record.accountId, key_id: record.id, prefix: record.prefix, api_key: key };
   },
   'keys list': async (store, o) => {
-    const keys = await store.listApiKeys(need(o, 'account'));
+    const accountId = need(o, 'account');
+    if (!(await store.getAccount(accountId))) throw new AppError('not_found', `no account ${accountId}`);
+    const keys = await store.listApiKeys(accountId);
     return keys.map((k) => ({ prefix: k.prefix, created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt }));
   },
   'keys revoke': async (store, o) => {

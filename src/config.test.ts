@@ -1,0 +1,37 @@
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+import { ConfigError, loadConfig } from './config.ts';
+
+test('defaults run the embedded store on port 8080 with the sandbox registry', () => {
+  const c = loadConfig({});
+  assert.equal(c.port, 8080);
+  assert.equal(c.host, '127.0.0.1');
+  assert.deepEqual(c.store, { kind: 'sqlite', file: path.resolve('./data/bizcheck.db') });
+  assert.equal(c.nts.serviceKey, undefined);
+});
+
+test('a postgres:// DATABASE_URL switches the store', () => {
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).store, { kind: 'postgres', url: 'postgres://u@h:5432/db' });
+  assert.equal(loadConfig({ DATABASE_URL: 'postgresql://h/db' }).store.kind, 'postgres');
+});
+
+test('bad values stop start-up with a message naming each variable', () => {
+  assert.throws(
+    () => loadConfig({ PORT: 'eighty', DATABASE_URL: 'mysql://h/db', NTS_BASE_URL: 'ftp://x' }),
+    (err: unknown) => {
+      assert.ok(err instanceof ConfigError);
+      assert.match(err.message, /PORT="eighty"/);
+      assert.match(err.message, /DATABASE_URL="mysql:\/\/h\/db"/);
+      assert.match(err.message, /NTS_BASE_URL="ftp:\/\/x"/);
+      return true;
+    },
+  );
+  assert.throws(() => loadConfig({ PORT: '70000' }), /PORT/);
+  assert.throws(() => loadConfig({ LOG_LEVEL: 'loud' }), /LOG_LEVEL="loud"/);
+});
+
+test('empty variables count as unset', () => {
+  assert.equal(loadConfig({ PORT: '', NTS_SERVICE_KEY: '  ' }).port, 8080);
+  assert.equal(loadConfig({ NTS_SERVICE_KEY: '' }).nts.serviceKey, undefined);
+});

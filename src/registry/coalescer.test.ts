@@ -1,0 +1,106 @@
+import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { describe, test } from 'node:test';
+import { checkDigitOf } from '../domain/bizno.ts';
+import { Coalescer } from './coalescer.ts';
+import { sandboxRecord } from './sandbox.ts';
+import { type NtsRecord, UpstreamError } from './types.ts';
+
+const T = { timeout: 10_000 };
+const bno = (i: number): string => {
+  const nine = String(100_000_000 + i);
+  return nine + String(checkDigitOf(nine));
+};
+
+/** An upstream stub that records each call and answers from the sandbox after a short delay. */
+function upstream(opts: { delayMs?: number; failWhen?: (bnos: string[]) => boolean; skip?: Set<string> } = {}) {
+  const calls: string[][] = [];
+  const call = async (bnos: string[]): Promise<Map<string, NtsRecord>> => {
+    calls.push(bnos);
+    await sleep(opts.delayMs ?? 5);
+    if (opts.failWhen?.(bnos)) throw new UpstreamError('http_5xx', 'down', { retryable: true });
+    return new Map(bnos.filter((b) => !opts.skip?.has(b)).map((b) => [b, sandboxRecord(b)]));
+  };
+  return { calls, call };
+}
+
+describe('Coalescer', () => {
+  test('1,000 concurrent single lookups make exactly 10 calls of 100', T, async () => {
+    const up = upstream();
+    const c = new Coalescer(up.call);
+    const results = await Promise.all(Array.from({ length: 1_000 }, (_, i) => c.lookupSettled([bno(i)])));
+    assert.equal(up.calls.length, 10);
+    assert.ok(up.calls.every((b) => b.length === 100));
+    assert.equal(new Set(up.calls.flat()).size, 1_000);
+    results.forEach((r, i) => {
+      const s = r.get(bno(i));
+      assert.ok(s?.ok);
+      assert.equal(s.record?.b_no, bno(i));
+    });
+  });
+
+  test('a partial batch leaves after the window', T, async () => {
+    const up = upstream();
+    const c = new Coalescer(up.call, { windowMs: 2 });
+    await Promise.all([c.lookupSettled(Array.from({ length: 130 }, (_, i) => bno(i))), c.lookupSettled([bno(500)])]);
+    assert.deepEqual(up.calls.map((b) => b.length), [100, 31]);
+  });
+
+  test('windowMs 0 flushes on setImmediate', T, async () => {
+    const up = upstream();
+    const c = new Coalescer(up.call, { windowMs: 0 });
+    await Promise.all([c.lookupSettled([bno(1)]), c.lookupSettled([bno(2), bno(3)])]);
+    assert.equal(up.calls.length, 1);
+  });
+
+  test('the same number, pending or in flight, is asked only once', T, async () => {
+    const up = upstream({ delayMs: 30 });
+    const c = new Coalescer(up.call);
+    const first = c.lookupSettled([bno(1), bno(1), bno(2)]);
+    const second = c.lookupSettled([bno(1)]);
+    await sleep(10); // the first call is now in flight
+    assert.equal(c.inFlight, 2);
+    const third = c.lookupSettled([bno(2), bno(3)]);
+    const [a, b, d] = await Promise.all([first, second, third]);
+    assert.deepEqual(up.calls, [[bno(1), bno(2)], [bno(3)]]);
+    assert.equal(a.size, 2);
+    assert.deepEqual(b.get(bno(1)), a.get(bno(1)));
+    assert.ok(d.get(bno(2))?.ok && d.get(bno(3))?.ok);
+    assert.equal(c.inFlight, 0, 'answered numbers are forgotten (the cache remembers them)');
+  });
+
+  test('a failed call rejects only the numbers in that call', T, async () => {
+    const bad = bno(150);
+    const up = upstream({ failWhen: (b) => b.includes(bad) });
+    const c = new Coalescer(up.call);
+    const out = await c.lookupSettled(Array.from({ length: 200 }, (_, i) => bno(i)));
+    assert.equal(up.calls.length, 2);
+    const failed = [...out].filter(([, s]) => !s.ok).map(([b]) => b);
+    assert.deepEqual(failed, up.calls[1]);
+    const s = out.get(bad);
+    assert.ok(s && !s.ok && s.error.fault === 'http_5xx');
+    assert.ok(out.get(bno(0))?.ok);
+  });
+
+  test('a number the upstream did not answer settles ok with no record', T, async () => {
+    const up = upstream({ skip: new Set([bno(2)]) });
+    const out = await new Coalescer(up.call).lookupSettled([bno(1), bno(2)]);
+    assert.deepEqual(out.get(bno(2)), { ok: true, record: undefined });
+  });
+
+  test('a non-Upstream throw becomes a retryable UpstreamError', T, async () => {
+    const c = new Coalescer(() => { throw new Error('boom'); });
+    const s = (await c.lookupSettled([bno(1)])).get(bno(1));
+    assert.ok(s && !s.ok && s.error instanceof UpstreamError && s.error.retryable);
+  });
+
+  test('close() fails pending numbers and refuses new ones', T, async () => {
+    const up = upstream();
+    const c = new Coalescer(up.call, { windowMs: 1_000 });
+    const pending = c.lookupSettled([bno(1)]);
+    c.close();
+    assert.equal((await pending).get(bno(1))?.ok, false);
+    assert.equal((await c.lookupSettled([bno(2)])).get(bno(2))?.ok, false);
+    assert.equal(up.calls.length, 0);
+  });
+});

@@ -1,0 +1,157 @@
+// A local server speaking the NTS status protocol, answering from the sandbox world, with
+// switches for the failures the real one shows. For tests and `npm run fake-nts`.
+
+import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
+import { NTS_MAX_PER_CALL, NTS_STATUS_PATH } from './nts-wire.ts';
+import { sandboxRecord } from './sandbox.ts';
+import type { NtsRecord } from './types.ts';
+
+export interface FakeNtsOptions {
+  /** 0 (default) = any free port */
+  port?: number;
+  host?: string;
+  latencyMs?: number;
+  /** fraction of calls answered HTTP 500 {"status_code":"INTERNAL_ERROR"} */
+  errorRate?: number;
+  /** fraction of calls answered with a body that is not JSON */
+  malformedRate?: number;
+  /** fraction of calls never answered (until the client gives up or close()) */
+  timeoutRate?: number;
+  /** when set, a missing or different serviceKey gets the gateway's -4 error */
+  serviceKey?: string;
+  maxPerCall?: number;
+  /** seeds the failure draws so a run is reproducible */
+  seed?: number;
+  /** answers that replace the sandbox's for given numbers (e.g. make a business close) */
+  overrides?: ReadonlyMap<string, NtsRecord>;
+}
+
+export interface FakeNts {
+  url: string;
+  port: number;
+  /** requests that reached the status endpoint, whatever their outcome */
+  readonly calls: number;
+  /** b_no lists of well-formed requests, in arrival order */
+  received: string[][];
+  setOptions(partial: Partial<FakeNtsOptions>): void;
+  close(): Promise<void>;
+}
+
+/** mulberry32: tiny, seedable, good enough to pick which calls fail. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json;charset=UTF-8', 'content-length': Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(Buffer.isBuffer(chunk) ? chunk : Buffer.from(String(chunk)));
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNts> {
+  let opts: FakeNtsOptions = { ...initial };
+  let random = seededRandom(opts.seed ?? 1);
+  let calls = 0;
+  const received: string[][] = [];
+  const timers = new Set<NodeJS.Timeout>();
+
+  const later = (ms: number, fn: () => void): void => {
+    if (ms <= 0) return fn();
+    const t = setTimeout(() => { timers.delete(t); fn(); }, ms);
+    timers.add(t);
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname !== NTS_STATUS_PATH) return sendJson(res, 404, { status_code: 'NOT_FOUND' });
+    if (req.method !== 'POST') return sendJson(res, 405, { status_code: 'METHOD_NOT_ALLOWED' });
+    calls++;
+    const text = await readBody(req);
+    // One draw per switch per call, always, so a seed gives the same sequence whatever the rates.
+    const [rTimeout, rError, rMalformed] = [random(), random(), random()];
+
+    if (opts.serviceKey !== undefined && url.searchParams.get('serviceKey') !== opts.serviceKey) {
+      return sendJson(res, 401, { code: -4, msg: '등록되지 않은 인증키 입니다.' });
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return sendJson(res, 400, { status_code: 'BAD_JSON_REQUEST' });
+    }
+    const bnos: unknown = typeof body === 'object' && body !== null && 'b_no' in body ? body.b_no : undefined;
+    if (!Array.isArray(bnos) || bnos.length === 0 || !bnos.every((b) => typeof b === 'string')) {
+      return sendJson(res, 400, { status_code: 'REQUEST_DATA_MALFORMED' });
+    }
+    if (bnos.length > (opts.maxPerCall ?? NTS_MAX_PER_CALL)) {
+      return sendJson(res, 413, { status_code: 'TOO_LARGE_REQUEST' });
+    }
+    received.push([...bnos]);
+
+    if (rTimeout < (opts.timeoutRate ?? 0)) return; // hold the socket open; close() destroys it
+    later(opts.latencyMs ?? 0, () => {
+      if (res.destroyed) return;
+      if (rError < (opts.errorRate ?? 0)) return sendJson(res, 500, { status_code: 'INTERNAL_ERROR' });
+      if (rMalformed < (opts.malformedRate ?? 0)) {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        return void res.end('{"request_cnt": 1, "status_code": "OK", "data": [');
+      }
+      // Answers in request order, echoing each b_no as given (hyphens stripped for the lookup).
+      const data = bnos.map((b) => {
+        const bno = b.replace(/-/g, '');
+        return { ...(opts.overrides?.get(bno) ?? sandboxRecord(bno)), b_no: b };
+      });
+      const matched = data.filter((r) => r.b_stt_cd !== '').length;
+      // The real API leaves match_cnt out entirely when nothing matched.
+      sendJson(res, 200, { request_cnt: bnos.length, ...(matched > 0 ? { match_cnt: matched } : {}), status_code: 'OK', data });
+    });
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendJson(res, 500, { status_code: 'INTERNAL_ERROR' });
+      else res.destroy();
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('fake NTS: no TCP address');
+  const { port } = address;
+  const host = opts.host ?? '127.0.0.1';
+
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    get calls() { return calls; },
+    received,
+    setOptions(partial) {
+      opts = { ...opts, ...partial };
+      if (partial.seed !== undefined) random = seededRandom(partial.seed);
+    },
+    async close() {
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Held-open "timeout" requests and keep-alive sockets would otherwise block close forever.
+      server.closeAllConnections();
+      await closed;
+    },
+  };
+}

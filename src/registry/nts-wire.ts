@@ -1,0 +1,167 @@
+// The NTS "사업자등록정보 진위확인 및 상태조회" status API wire format, as pure functions so every
+// quirk can be unit-tested without a server. No I/O here.
+
+import { type NtsRecord, type NtsStatusCode, UpstreamError } from './types.ts';
+
+export const NTS_DEFAULT_BASE_URL = 'https://api.odcloud.kr';
+export const NTS_STATUS_PATH = '/api/nts-businessman/v1/status';
+/** The API refuses more than 100 numbers in one call (TOO_LARGE_REQUEST). */
+export const NTS_MAX_PER_CALL = 100;
+/** The text NTS puts in `tax_type` for a number it has never registered. */
+export const NTS_UNREGISTERED_TEXT = '국세청에 등록되지 않은 사업자등록번호입니다.';
+
+export const NTS_STATUS_TEXT: Readonly<Record<Exclude<NtsStatusCode, ''>, string>> = {
+  '01': '계속사업자',
+  '02': '휴업자',
+  '03': '폐업자',
+};
+
+const RECORD_FIELDS = [
+  'b_no', 'b_stt', 'b_stt_cd', 'tax_type', 'tax_type_cd', 'end_dt', 'utcc_yn',
+  'tax_type_change_dt', 'invoice_apply_dt', 'rbf_tax_type', 'rbf_tax_type_cd',
+] as const satisfies readonly (keyof NtsRecord)[];
+
+/**
+ * data.go.kr hands out the key in two forms, "Encoding" (already percent-encoded) and "Decoding".
+ * Operators paste either; encoding the encoded form again makes the gateway answer -4, so a key
+ * that already contains percent escapes is used as is.
+ */
+export function encodeServiceKey(serviceKey: string): string {
+  return /%[0-9A-Fa-f]{2}/.test(serviceKey) ? serviceKey : encodeURIComponent(serviceKey);
+}
+
+export function statusUrl(baseUrl: string, serviceKey: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${NTS_STATUS_PATH}?serviceKey=${encodeServiceKey(serviceKey)}`;
+}
+
+/** Request body. Callers batch; more than 100 or an empty list is a programming error. */
+export function serialiseStatusRequest(bnos: readonly string[]): string {
+  if (bnos.length === 0 || bnos.length > NTS_MAX_PER_CALL) {
+    throw new RangeError(`NTS status call takes 1..${NTS_MAX_PER_CALL} numbers, got ${bnos.length}`);
+  }
+  return JSON.stringify({ b_no: bnos });
+}
+
+function malformed(message: string, httpStatus: number, cause?: unknown): UpstreamError {
+  return new UpstreamError('malformed', `NTS answer malformed: ${message}`, { retryable: true, httpStatus, cause });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * data.go.kr gateway errors ({"code": -4, "msg": ...}) come from the portal in front of NTS,
+ * not from NTS itself; their codes say whether the key, the traffic quota or the portal failed.
+ */
+export function gatewayError(code: number, msg: string, httpStatus: number): UpstreamError {
+  const text = `data.go.kr gateway error ${code}${msg ? `: ${msg}` : ''}`;
+  if (code === -1) return new UpstreamError('http_5xx', text, { retryable: true, httpStatus });
+  // -401 and the rest of the -4xx band are traffic limits: the quota refills, so retry later.
+  if (code <= -400 && code > -500) return new UpstreamError('rate_limited', text, { retryable: true, httpStatus });
+  // -3/-4/-9/-10/-11 are key problems; an unknown code is treated the same because retrying
+  // something we do not understand only burns quota.
+  return new UpstreamError('rejected', text, { retryable: false, httpStatus });
+}
+
+/** NTS's own error envelope ({"status_code": "..."}), with a non-OK code. */
+export function ntsStatusCodeError(statusCode: string, httpStatus: number): UpstreamError {
+  const text = `NTS status_code ${statusCode}`;
+  switch (statusCode) {
+    case 'INTERNAL_ERROR':
+      return new UpstreamError('http_5xx', text, { retryable: true, httpStatus });
+    case 'BAD_JSON_REQUEST':
+    case 'REQUEST_DATA_MALFORMED':
+    case 'TOO_LARGE_REQUEST':
+      return new UpstreamError('rejected', text, { retryable: false, httpStatus });
+    default:
+      return httpStatusError(httpStatus, text);
+  }
+}
+
+/** When the body tells us nothing, the HTTP status decides. */
+export function httpStatusError(httpStatus: number, detail: string): UpstreamError {
+  const text = `NTS HTTP ${httpStatus}: ${detail}`;
+  if (httpStatus === 429) return new UpstreamError('rate_limited', text, { retryable: true, httpStatus });
+  if (httpStatus === 408) return new UpstreamError('timeout', text, { retryable: true, httpStatus });
+  if (httpStatus >= 500) return new UpstreamError('http_5xx', text, { retryable: true, httpStatus });
+  if (httpStatus >= 400) return new UpstreamError('rejected', text, { retryable: false, httpStatus });
+  // 1xx/3xx reaching us means a proxy or redirect we do not expect: not the API's format.
+  return malformed(`unexpected HTTP ${httpStatus}`, httpStatus);
+}
+
+function parseRecord(raw: unknown, index: number, httpStatus: number): NtsRecord {
+  if (!isObject(raw)) throw malformed(`data[${index}] is not an object`, httpStatus);
+  const field = (name: (typeof RECORD_FIELDS)[number]): string => {
+    const v = raw[name];
+    // Fields are sometimes missing or null in real answers; '' is what NTS uses for "none".
+    if (v === undefined || v === null) return '';
+    if (typeof v === 'string') return v.trim();
+    throw malformed(`data[${index}].${name} is ${typeof v}, expected string`, httpStatus);
+  };
+  const code = field('b_stt_cd');
+  if (code !== '' && code !== '01' && code !== '02' && code !== '03') {
+    throw malformed(`data[${index}].b_stt_cd ${JSON.stringify(code)} is not 01/02/03/''`, httpStatus);
+  }
+  const endDt = field('end_dt');
+  if (!/^(?:[0-9]{8})?$/.test(endDt)) throw malformed(`data[${index}].end_dt ${JSON.stringify(endDt)} is not YYYYMMDD`, httpStatus);
+  return {
+    b_no: field('b_no'), b_stt: field('b_stt'), b_stt_cd: code, tax_type: field('tax_type'),
+    tax_type_cd: field('tax_type_cd'), end_dt: endDt, utcc_yn: field('utcc_yn'),
+    tax_type_change_dt: field('tax_type_change_dt'), invoice_apply_dt: field('invoice_apply_dt'),
+    rbf_tax_type: field('rbf_tax_type'), rbf_tax_type_cd: field('rbf_tax_type_cd'),
+  };
+}
+
+/**
+ * Matches answers to the requested numbers. By b_no, because that is the only thing that
+ * identifies an answer; by position only when b_no is missing and the counts agree (NTS does
+ * answer in request order). Answers for numbers we did not ask about are dropped.
+ */
+function matchRecords(data: readonly unknown[], requested: readonly string[], httpStatus: number): Map<string, NtsRecord> {
+  const wanted = new Set(requested);
+  const out = new Map<string, NtsRecord>();
+  const positional = data.length === requested.length;
+  data.forEach((raw, i) => {
+    const record = parseRecord(raw, i, httpStatus);
+    // Hyphenated echoes ("124-81-00998") still identify the number.
+    let bno = record.b_no.replace(/-/g, '');
+    if (bno === '' && positional) bno = requested[i] ?? '';
+    if (!wanted.has(bno) || out.has(bno)) return;
+    out.set(bno, { ...record, b_no: bno });
+  });
+  return out;
+}
+
+/**
+ * Interprets one HTTP answer. Resolves to the records answered (numbers absent from the answer
+ * are simply not answered); throws UpstreamError for every kind of failure.
+ */
+export function parseStatusResponse(httpStatus: number, bodyText: string, requested: readonly string[]): Map<string, NtsRecord> {
+  let body: unknown;
+  try {
+    body = JSON.parse(bodyText);
+  } catch (cause) {
+    // A non-JSON error page (proxy, gateway HTML) still carries a meaningful HTTP status.
+    if (httpStatus < 200 || httpStatus > 299) throw httpStatusError(httpStatus, 'non-JSON body');
+    throw malformed('body is not JSON', httpStatus, cause);
+  }
+  if (!isObject(body)) {
+    if (httpStatus < 200 || httpStatus > 299) throw httpStatusError(httpStatus, 'unexpected body');
+    throw malformed('body is not a JSON object', httpStatus);
+  }
+  if (typeof body['code'] === 'number' && body['code'] < 0) {
+    throw gatewayError(body['code'], typeof body['msg'] === 'string' ? body['msg'] : '', httpStatus);
+  }
+  const statusCode = body['status_code'];
+  if (typeof statusCode === 'string' && statusCode !== 'OK') throw ntsStatusCodeError(statusCode, httpStatus);
+  if (httpStatus < 200 || httpStatus > 299) throw httpStatusError(httpStatus, 'error without a known error code');
+  if (statusCode !== 'OK') throw malformed('status_code missing', httpStatus);
+  const data = body['data'];
+  if (!Array.isArray(data)) throw malformed('data is not an array', httpStatus);
+  const matchCnt = body['match_cnt'];
+  if (matchCnt !== undefined && matchCnt !== null && typeof matchCnt !== 'number') {
+    throw malformed('match_cnt is not a number', httpStatus);
+  }
+  return matchRecords(data, requested, httpStatus);
+}

@@ -1,0 +1,115 @@
+// The sandbox registry: a synthetic, deterministic stand-in for NTS so the service runs (and
+// tests pass) on a machine with no service key and no internet. SANDBOX.md documents the world.
+
+import { createHash } from 'node:crypto';
+import { checkDigitOf, entityKindOf, hasValidCheckDigit, isCorporate } from '../domain/bizno.ts';
+import { NTS_STATUS_TEXT, NTS_UNREGISTERED_TEXT } from './nts-wire.ts';
+import type { NtsRecord, NtsStatusCode, Registry } from './types.ts';
+
+export type SandboxStatus = 'active' | 'suspended' | 'closed' | 'unregistered';
+
+export interface SandboxFixed {
+  bno: string;
+  status: SandboxStatus;
+  /** closure date for `closed`, else '' */
+  endDt: string;
+  note: string;
+}
+
+const withCheckDigit = (firstNine: string): string => firstNine + String(checkDigitOf(firstNine));
+
+/** Numbers that always give the same status, whatever the hash says. Documented in SANDBOX.md. */
+export const SANDBOX_FIXED: readonly SandboxFixed[] = Object.freeze([
+  { bno: '1248100998', status: 'active', endDt: '', note: '법인 (81), 일반과세자' },
+  { bno: withCheckDigit('111111111'), status: 'active', endDt: '', note: '개인 (11), 일반과세자' },
+  { bno: withCheckDigit('101900000'), status: 'active', endDt: '', note: '개인 면세사업자 (90)' },
+  { bno: withCheckDigit('222222222'), status: 'suspended', endDt: '', note: '개인 (22), 일반과세자' },
+  { bno: withCheckDigit('202020202'), status: 'suspended', endDt: '', note: '개인 (02), 간이과세자' },
+  { bno: withCheckDigit('333333333'), status: 'closed', endDt: '20240301', note: '개인 (33), 간이과세자' },
+  { bno: withCheckDigit('303030303'), status: 'closed', endDt: '20191231', note: '개인 (03), 일반과세자' },
+  { bno: withCheckDigit('301810000'), status: 'closed', endDt: '20260115', note: '법인 (81), 일반과세자' },
+  { bno: withCheckDigit('444444444'), status: 'unregistered', endDt: '', note: 'never registered' },
+  { bno: withCheckDigit('404040404'), status: 'unregistered', endDt: '', note: 'never registered' },
+]);
+
+const FIXED_BY_BNO = new Map(SANDBOX_FIXED.map((f) => [f.bno, f]));
+
+type Registered = Exclude<SandboxStatus, 'unregistered'>;
+const CODE_OF: Readonly<Record<Registered, Exclude<NtsStatusCode, ''>>> = { active: '01', suspended: '02', closed: '03' };
+
+// Status shares, as cumulative upper bounds of a uniform draw in [0, 1).
+const ACTIVE_BELOW = 0.82;
+const CLOSED_BELOW = 0.9; // 8% 폐업자
+const SUSPENDED_BELOW = 0.94; // 4% 휴업자; the remaining 6% are unregistered
+/** Share of individual taxable businesses that are 간이과세자. */
+const SIMPLIFIED_SHARE = 0.3;
+
+// Closure dates fall in [2015-01-01, 2026-06-30]: a decade of closures, none in the future as of
+// writing, and fixed so a number's closure date never changes between runs.
+const CLOSURE_FIRST_DAY = Date.UTC(2015, 0, 1) / 86_400_000;
+const CLOSURE_DAYS = Date.UTC(2026, 5, 30) / 86_400_000 - CLOSURE_FIRST_DAY + 1;
+
+/** Three independent uniform draws from sha256(bno) bytes 0–3, 4–7 and 8–11 (big-endian). */
+function draws(bno: string): [number, number, number] {
+  const h = createHash('sha256').update(bno, 'utf8').digest();
+  return [h.readUInt32BE(0) / 2 ** 32, h.readUInt32BE(4) / 2 ** 32, h.readUInt32BE(8) / 2 ** 32];
+}
+
+function statusFromDraw(u: number): SandboxStatus {
+  if (u < ACTIVE_BELOW) return 'active';
+  if (u < CLOSED_BELOW) return 'closed';
+  if (u < SUSPENDED_BELOW) return 'suspended';
+  return 'unregistered';
+}
+
+function closureDate(u: number): string {
+  const day = CLOSURE_FIRST_DAY + Math.floor(u * CLOSURE_DAYS);
+  return new Date(day * 86_400_000).toISOString().slice(0, 10).replace(/-/g, '');
+}
+
+/** Digits 4–5 decide where they can (corporations are never 간이; 90–99 are 면세); else the hash. */
+function taxType(bno: string, u: number): { tax_type: string; tax_type_cd: string } {
+  const kind = entityKindOf(bno);
+  if (kind === 'individual_exempt') return { tax_type: '부가가치세 면세사업자', tax_type_cd: '04' };
+  if (!isCorporate(kind) && u < SIMPLIFIED_SHARE) return { tax_type: '부가가치세 간이과세자', tax_type_cd: '02' };
+  return { tax_type: '부가가치세 일반과세자', tax_type_cd: '01' };
+}
+
+export function unregisteredRecord(bno: string): NtsRecord {
+  return {
+    b_no: bno, b_stt: '', b_stt_cd: '', tax_type: NTS_UNREGISTERED_TEXT, tax_type_cd: '', end_dt: '',
+    utcc_yn: '', tax_type_change_dt: '', invoice_apply_dt: '', rbf_tax_type: '', rbf_tax_type_cd: '',
+  };
+}
+
+/** The sandbox world's answer for one number: pure, so the fake NTS server shares it. */
+export function sandboxRecord(bno: string): NtsRecord {
+  if (!hasValidCheckDigit(bno)) return unregisteredRecord(bno);
+  const [uStatus, uDate, uTax] = draws(bno);
+  const fixed = FIXED_BY_BNO.get(bno);
+  const status = fixed?.status ?? statusFromDraw(uStatus);
+  if (status === 'unregistered') return unregisteredRecord(bno);
+  const code = CODE_OF[status];
+  return {
+    b_no: bno,
+    b_stt: NTS_STATUS_TEXT[code],
+    b_stt_cd: code,
+    ...taxType(bno, uTax),
+    end_dt: status === 'closed' ? (fixed?.endDt || closureDate(uDate)) : '',
+    utcc_yn: 'N',
+    tax_type_change_dt: '',
+    invoice_apply_dt: '',
+    rbf_tax_type: '해당없음',
+    rbf_tax_type_cd: '99',
+  };
+}
+
+export class SandboxRegistry implements Registry {
+  readonly source = 'sandbox' as const;
+
+  async lookup(bnos: readonly string[]): Promise<Map<string, NtsRecord>> {
+    return new Map(bnos.map((bno) => [bno, sandboxRecord(bno)]));
+  }
+
+  async close(): Promise<void> {}
+}

@@ -1,0 +1,127 @@
+// The one way the rest of the service learns a business status: shared cache first, the
+// registry for what is missing or expired, stale cache as the fallback when the registry fails.
+
+import type { Settled } from './coalescer.ts';
+import { NtsRegistry, type NtsRegistryOptions, type SettlingRegistry } from './nts-registry.ts';
+import { SandboxRegistry } from './sandbox.ts';
+import {
+  type CachedStatus, type NtsRecord, type Registry, type StatusAnswer, type StatusCache,
+  type StatusLookupResult, type StatusService, UpstreamError,
+} from './types.ts';
+
+export interface StatusServiceDeps {
+  registry: Registry;
+  cache: StatusCache;
+  ttlSeconds: number;
+  now?: () => Date;
+  /** A failed cache write loses nothing but a later re-fetch, so it is reported, not thrown. */
+  onCacheWriteError?: (error: unknown) => void;
+}
+
+export interface CreateRegistryOptions extends Omit<NtsRegistryOptions, 'serviceKey'> {
+  /** no key (or an empty one) = the sandbox registry */
+  serviceKey?: string;
+}
+
+/** The sandbox without a service key; otherwise NTS over HTTP with resilience and coalescing. */
+export function createRegistry(opts: CreateRegistryOptions): Registry {
+  if (!opts.serviceKey) return new SandboxRegistry();
+  return new NtsRegistry({ ...opts, serviceKey: opts.serviceKey });
+}
+
+function hasSettled(registry: Registry): registry is SettlingRegistry {
+  return typeof (registry as Partial<SettlingRegistry>).lookupSettled === 'function';
+}
+
+/** A registry without per-number failures (the sandbox) settles all-or-nothing. */
+async function lookupSettled(registry: Registry, bnos: readonly string[]): Promise<Map<string, Settled>> {
+  if (hasSettled(registry)) return registry.lookupSettled(bnos);
+  const out = new Map<string, Settled>();
+  try {
+    const records = await registry.lookup(bnos);
+    for (const bno of bnos) out.set(bno, { ok: true, record: records.get(bno) });
+  } catch (cause) {
+    const error = cause instanceof UpstreamError
+      ? cause
+      : new UpstreamError('network', `registry failed: ${String(cause)}`, { retryable: true, cause });
+    for (const bno of bnos) out.set(bno, { ok: false, error });
+  }
+  return out;
+}
+
+export function createStatusService(deps: StatusServiceDeps): StatusService {
+  const { registry, cache, ttlSeconds } = deps;
+  const now = deps.now ?? (() => new Date());
+  const onCacheWriteError = deps.onCacheWriteError ?? ((e: unknown) => console.error('status cache write failed:', e));
+
+  async function lookup(bnos: readonly string[], opts: { offline?: boolean } = {}): Promise<StatusLookupResult> {
+    const unique = [...new Set(bnos)];
+    const answers = new Map<string, StatusAnswer>();
+    const unanswered = new Map<string, UpstreamError>();
+    if (unique.length === 0) return { answers, unanswered };
+
+    const startMs = now().getTime();
+    const cached = new Map<string, CachedStatus>();
+    for (const [bno, c] of await cache.getCachedStatuses(unique)) {
+      // Synthetic sandbox statuses must never pass for NTS answers (or the reverse) after the
+      // service key is added or removed; a mismatched entry is as good as absent.
+      if (c.source === registry.source) cached.set(bno, c);
+    }
+
+    const misses: string[] = [];
+    for (const bno of unique) {
+      const c = cached.get(bno);
+      const fresh = c !== undefined && Date.parse(c.expiresAt) > startMs;
+      if (c && (fresh || opts.offline)) answers.set(bno, fromCache(c, !fresh));
+      else if (opts.offline) unanswered.set(bno, offlineMiss());
+      else misses.push(bno);
+    }
+    if (misses.length === 0) return { answers, unanswered };
+
+    const settled = await lookupSettled(registry, misses);
+    const checked = now();
+    const checkedAt = checked.toISOString();
+    const expiresAt = new Date(checked.getTime() + ttlSeconds * 1000).toISOString();
+    const toStore: CachedStatus[] = [];
+    for (const bno of misses) {
+      const s = settled.get(bno);
+      const record: NtsRecord | undefined = s?.ok ? s.record : undefined;
+      if (record) {
+        toStore.push({ record, source: registry.source, checkedAt, expiresAt });
+        answers.set(bno, { record, source: registry.source, checkedAt, fromCache: false, stale: false });
+        continue;
+      }
+      const stale = cached.get(bno);
+      if (stale) answers.set(bno, fromCache(stale, true));
+      else unanswered.set(bno, s && !s.ok ? s.error : notAnswered());
+    }
+    if (toStore.length > 0) {
+      try {
+        await cache.putCachedStatuses(toStore);
+      } catch (error) {
+        onCacheWriteError(error);
+      }
+    }
+    return { answers, unanswered };
+  }
+
+  return {
+    lookup,
+    health: () => (hasSettled(registry) ? registry.health() : { upstream: registry.source === 'sandbox' ? 'sandbox' : 'closed' }),
+    close: () => registry.close(),
+  };
+}
+
+function fromCache(c: CachedStatus, stale: boolean): StatusAnswer {
+  return { record: c.record, source: c.source, checkedAt: c.checkedAt, fromCache: true, stale };
+}
+
+/** types.ts has no 'offline' fault; circuit_open is the nearest: we chose not to call upstream. */
+function offlineMiss(): UpstreamError {
+  return new UpstreamError('circuit_open', 'offline mode: no stored status for this number', { retryable: true });
+}
+
+/** NTS answers every number it is asked about (unregistered ones too), so silence is a fault. */
+function notAnswered(): UpstreamError {
+  return new UpstreamError('malformed', 'NTS answer did not include this number', { retryable: true });
+}

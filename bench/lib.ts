@@ -17,7 +17,7 @@ export async function startChild(args: string[], env: Record<string, string> = {
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start in 20 s`)), 20_000);
     let buf = '';
-    proc.stdout!.on('data', (d: Buffer) => {
+    proc.stdout.on('data', (d: Buffer) => {
       buf += d.toString();
       const m = urlPattern.exec(buf);
       if (m) {
@@ -30,7 +30,7 @@ export async function startChild(args: string[], env: Record<string, string> = {
     proc.kill('SIGKILL');
     throw err;
   });
-  proc.stdout!.resume();
+  proc.stdout.resume();
   return {
     proc,
     url,

@@ -16,6 +16,8 @@ const account = (over: Partial<Account> = {}): Account => ({
   ...over,
 });
 
+const t = (iso: string): string => new Date(iso).toISOString();
+
 const record = (bno: string, cd: NtsRecord['b_stt_cd'] = '01'): NtsRecord => ({
   b_no: bno, b_stt: cd === '01' ? '계속사업자' : '', b_stt_cd: cd, tax_type: '부가가치세 일반과세자', tax_type_cd: '01',
   end_dt: '', utcc_yn: 'N', tax_type_change_dt: '', invoice_apply_dt: '', rbf_tax_type: '', rbf_tax_type_cd: '',
@@ -127,7 +129,6 @@ describeEachStore('store contract', (kind) => {
   });
 
   test('the status cache keeps the newest answer per number', async () => {
-    const t = (iso: string): CachedStatus['checkedAt'] => new Date(iso).toISOString();
     const entry = (bno: string, cd: NtsRecord['b_stt_cd'], at: string): CachedStatus => ({
       record: record(bno, cd), source: 'sandbox', checkedAt: t(at), expiresAt: t('2030-01-01T00:00:00Z'),
     });

@@ -40,11 +40,11 @@ describeEachStore('NTS upstream', (kind) => {
   });
 
   test('concurrent lookups share upstream calls of at most 100 numbers', async () => {
-    const before = nts.calls;
+    const callsBefore = nts.calls;
     const numbers = Array.from({ length: 150 }, (_, i) => valid(i + 1000));
     const results = await Promise.all(numbers.map((b_no) => call(srv.url, 'POST', '/verify', { key, body: { b_no } })));
     assert.ok(results.every((r) => r.status === 200));
-    const calls = nts.calls - before;
+    const calls = nts.calls - callsBefore;
     assert.ok(calls < 150 && calls >= 2, `${calls} upstream calls for 150 numbers`);
     assert.ok(nts.received.every((b) => b.length <= 100));
   });
@@ -52,12 +52,12 @@ describeEachStore('NTS upstream', (kind) => {
   test('an upstream outage with nothing cached is 503 and charges nothing', async () => {
     nts.setOptions({ errorRate: 1 });
     try {
-      const before = await used();
+      const usedBefore = await used();
       const res = await call(srv.url, 'POST', '/verify', { key, body: { b_no: valid(999) } });
       assert.equal(res.status, 503, JSON.stringify(res.body));
       assert.equal(res.body.code, 'upstream_unavailable');
       assert.ok(Number(res.headers.get('retry-after')) > 0);
-      assert.equal(await used(), before);
+      assert.equal(await used(), usedBefore);
     } finally {
       nts.setOptions({ errorRate: 0 });
     }

@@ -23,7 +23,7 @@ describeEachStore('POST /verify', (kind) => {
 
   test('each sandbox status comes back with its NTS detail, and is charged one lookup', async () => {
     for (const status of ['active', 'suspended', 'closed', 'unregistered']) {
-      const before = await used();
+      const usedBefore = await used();
       const res = await verify({ b_no: fixed(status) });
       assert.equal(res.status, 200, JSON.stringify(res.body));
       assert.equal(res.body.biz_status, status);
@@ -33,7 +33,7 @@ describeEachStore('POST /verify', (kind) => {
       for (const k of ['bounce_prob', 'grade', 'action', 'fixed_zipcode', 'fixed_address']) assert.equal(res.body[k], null, k);
       assert.ok(Array.isArray(res.body.reasons) && res.body.reasons.length > 0);
       for (const r of res.body.reasons) assert.match(r, REASON);
-      assert.equal(await used(), before + 1, `${status} charged once`);
+      assert.equal(await used(), usedBefore + 1, `${status} charged once`);
     }
   });
 
@@ -47,15 +47,15 @@ describeEachStore('POST /verify', (kind) => {
   test('the second lookup of a number is answered from the cache and still charged', async () => {
     const bno = fixed('active');
     await verify({ b_no: bno });
-    const before = await used();
+    const usedBefore = await used();
     const res = await verify({ b_no: bno });
     assert.equal(res.body.cached, true);
     assert.equal(res.body.stale, false);
-    assert.equal(await used(), before + 1);
+    assert.equal(await used(), usedBefore + 1);
   });
 
   test('an invalid check digit is answered as invalid, never charged', async () => {
-    const before = await used();
+    const usedBefore = await used();
     for (const bno of ['1234567890', '0000000000', '1248100999']) {
       const res = await verify({ b_no: bno });
       assert.equal(res.status, 200);
@@ -63,7 +63,7 @@ describeEachStore('POST /verify', (kind) => {
       assert.equal(res.body.nts, null);
       assert.match(res.body.reasons[0], /\(input\)$/);
     }
-    assert.equal(await used(), before);
+    assert.equal(await used(), usedBefore);
   });
 
   test('Accept-Language: en gives English reasons', async () => {
@@ -92,7 +92,7 @@ describeEachStore('POST /verify', (kind) => {
       ['{"b_no": "1248100998"', /JSON/i],
       ['', /body/i],
     ];
-    const before = await used();
+    const usedBefore = await used();
     for (const [body, detail] of cases) {
       const res = await verify(body);
       assert.equal(res.status, 400, `${JSON.stringify(body)} → ${res.status}`);
@@ -101,7 +101,7 @@ describeEachStore('POST /verify', (kind) => {
       assert.equal(typeof res.body.code, 'string');
       assert.match(res.body.detail, detail, JSON.stringify(res.body));
     }
-    assert.equal(await used(), before, 'nothing charged for bad requests');
+    assert.equal(await used(), usedBefore, 'nothing charged for bad requests');
   });
 
   test('a body that is not JSON is 415, an oversized one 413', async () => {

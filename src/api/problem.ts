@@ -61,16 +61,11 @@ export function sendProblem(
 }
 
 function codeForFastifyError(err: FastifyError): ErrorCode {
-  switch (err.statusCode) {
-    case 413:
-      return 'payload_too_large';
-    case 415:
-      return 'unsupported_media_type';
-    case 404:
-      return 'not_found';
-    default:
-      return err.statusCode !== undefined && err.statusCode >= 400 && err.statusCode < 500 ? 'bad_request' : 'internal';
-  }
+  const status = err.statusCode ?? 500;
+  if (status === 413) return 'payload_too_large';
+  if (status === 415) return 'unsupported_media_type';
+  if (status === 404) return 'not_found';
+  return status >= 400 && status < 500 ? 'bad_request' : 'internal';
 }
 
 export function installProblemHandlers(app: FastifyInstance): void {

@@ -11,6 +11,6 @@ export function loadMigrations(engine: 'sqlite' | 'postgres'): Migration[] {
   const dir = path.join(import.meta.dirname, 'migrations', engine);
   return readdirSync(dir)
     .filter((f) => /^\d{4}_[a-z0-9_]+\.sql$/.test(f))
-    .sort()
+    .toSorted()
     .map((f) => ({ version: f.replace(/\.sql$/, ''), sql: readFileSync(path.join(dir, f), 'utf8') }));
 }

@@ -27,8 +27,8 @@ function toKey(r: Row): ApiKeyRecord {
     accountId: String(r.account_id),
     prefix: String(r.prefix),
     createdAt: String(r.key_created_at ?? r.created_at),
-    lastUsedAt: r.last_used_at == null ? null : String(r.last_used_at),
-    revokedAt: r.revoked_at == null ? null : String(r.revoked_at),
+    lastUsedAt: typeof r.last_used_at === 'string' ? r.last_used_at : null,
+    revokedAt: typeof r.revoked_at === 'string' ? r.revoked_at : null,
   };
 }
 

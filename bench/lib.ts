@@ -1,5 +1,8 @@
 // Shared pieces of the benchmarks: child processes that announce their URL, and load runs.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 
 export interface Child {
@@ -8,40 +11,47 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Starts `node args…` and waits for the first stdout line matching http://…, within 20 s. */
-export async function startChild(args: string[], env: Record<string, string> = {}, urlPattern = /(http:\/\/127\.0\.0\.1:\d+)/): Promise<Child> {
+/** A port that was free a moment ago (the OS picks it). */
+export async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as AddressInfo;
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+/**
+ * Starts `node args…` on a chosen port and waits until `readyPath` answers, within 20 s. Its output
+ * goes to `logFile`, not through a pipe: draining a chatty child would tax the load generator.
+ */
+export async function startChild(args: string[], env: Record<string, string>, logFile: string, readyPath = '/healthz'): Promise<Child> {
+  const port = await freePort();
+  const out = openSync(logFile, 'a');
   const proc = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', out, out],
   });
-  const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args.join(' ')} did not start in 20 s`)), 20_000);
-    let buf = '';
-    proc.stdout.on('data', (d: Buffer) => {
-      buf += d.toString();
-      const m = urlPattern.exec(buf);
-      if (m) {
-        clearTimeout(timer);
-        resolve(m[1]!);
-      }
+  closeSync(out);
+  const url = `http://127.0.0.1:${port}`;
+  const stop = () =>
+    new Promise<void>((resolve) => {
+      if (proc.exitCode !== null || proc.signalCode !== null) return resolve();
+      proc.once('exit', () => resolve());
+      proc.kill('SIGTERM');
+      setTimeout(() => proc.kill('SIGKILL'), 5000).unref();
     });
-    proc.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  }).catch((err: unknown) => {
-    proc.kill('SIGKILL');
-    throw err;
-  });
-  proc.stdout.resume();
-  return {
-    proc,
-    url,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        if (proc.exitCode !== null) return resolve();
-        proc.once('exit', () => resolve());
-        proc.kill('SIGTERM');
-        setTimeout(() => proc.kill('SIGKILL'), 5000).unref();
-      }),
-  };
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    if (proc.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${proc.exitCode}; see ${logFile}`);
+    try {
+      if ((await fetch(`${url}${readyPath}`, { signal: AbortSignal.timeout(1000) })).status < 500) return { proc, url, stop };
+    } catch {
+      /* not listening yet */
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  await stop();
+  throw new Error(`${args.join(' ')} did not become ready in 20 s; see ${logFile}`);
 }
 
 export interface LoadResult {

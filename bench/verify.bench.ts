@@ -13,7 +13,8 @@ const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const root = path.resolve(import.meta.dirname, '..');
 const dataDir = mkdtempSync(path.join(tmpdir(), 'bizcheck-bench-'));
 // info: request logging stays on, as in production
-const env = { DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'info' };
+const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+const logFile = path.join(dataDir, 'server.log');
 
 const numbers = SANDBOX_FIXED.map((f) => f.bno);
 const bodies = numbers.map((b_no) => JSON.stringify({ b_no }));
@@ -28,8 +29,8 @@ const created = JSON.parse(
   }).toString(),
 ) as { api_key: string };
 
-const echo = await startChild([path.join(root, 'bench/echo-server.ts')], env);
-const app = await startChild([path.join(root, 'src/main.ts')], env, /"url":"(http:\/\/127\.0\.0\.1:\d+)"/).catch(async (err: unknown) => {
+const echo = await startChild([path.join(root, 'bench/echo-server.ts')], env, logFile);
+const app = await startChild([path.join(root, 'src/main.ts')], env, logFile).catch(async (err: unknown) => {
   await echo.stop();
   throw err;
 });
@@ -40,8 +41,9 @@ try {
     const res = await fetch(`${app.url}/verify`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body });
     if (res.status !== 200) throw new Error(`warm-up failed: ${res.status} ${await res.text()}`);
   }
-  await load({ url: `${echo.url}/verify`, connections, durationS: 2, bodies });
-  await load({ url: `${app.url}/verify`, connections, durationS: 2, headers, bodies });
+  // warm-up runs let both servers' JIT settle before anything is measured
+  await load({ url: `${echo.url}/verify`, connections, durationS: 3, bodies });
+  await load({ url: `${app.url}/verify`, connections, durationS: 3, headers, bodies });
 
   const bare = await load({ url: `${echo.url}/verify`, connections, durationS, bodies });
   const ours = await load({ url: `${app.url}/verify`, connections, durationS, headers, bodies });

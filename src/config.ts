@@ -21,6 +21,7 @@ export const EnvSchema = Type.Object({
   NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call'),
   NTS_CONCURRENCY: Int(1, 100, 10, 'NTS calls in flight at once, per process'),
   NTS_CACHE_TTL_SECONDS: Int(0, 30 * 86400, 12 * 3600, 'how long an NTS answer counts as fresh'),
+  AUTH_CACHE_TTL_MS: Int(0, 60_000, 1000, 'how long an API key check is reused; revocations from another process apply within it'),
   BODY_LIMIT_BYTES: Int(1024, 1024 ** 3, 64 * 1024, 'largest JSON request body'),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: LOG_LEVELS.join(' | ') }),
   SHUTDOWN_GRACE_MS: Int(0, 120_000, 10_000, 'how long in-flight requests may finish on SIGTERM'),
@@ -34,6 +35,7 @@ export interface Config {
   dataDir: string;
   store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
   nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number };
+  authCacheTtlMs: number;
   bodyLimitBytes: number;
   logLevel: Env['LOG_LEVEL'];
   shutdownGraceMs: number;
@@ -78,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: e.NTS_CONCURRENCY,
       cacheTtlSeconds: e.NTS_CACHE_TTL_SECONDS,
     },
+    authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

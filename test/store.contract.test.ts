@@ -128,6 +128,23 @@ describeEachStore('store contract', (kind) => {
     assert.equal((await store.getUsage(a.id, '2027-01')).used, 7);
   });
 
+  test('reserveUpTo grants what fits, exactly, under concurrency', async () => {
+    const a = account();
+    await store.createAccount(a);
+    assert.deepEqual(await store.reserveUpTo(a.id, '2026-11', 4, 10), { granted: 4, used: 4 });
+    assert.deepEqual(await store.reserveUpTo(a.id, '2026-11', 10, 10), { granted: 6, used: 10 });
+    assert.deepEqual(await store.reserveUpTo(a.id, '2026-11', 1, 10), { granted: 0, used: 10 });
+    assert.deepEqual(await store.reserveUpTo(a.id, '2026-12', 3, 0), { granted: 0, used: 0 });
+    for (let round = 0; round < 5; round++) {
+      const b = account();
+      await store.createAccount(b);
+      const asks = Array.from({ length: 40 }, (_, i) => 1 + (i % 4));
+      const results = await Promise.all(asks.map((n) => store.reserveUpTo(b.id, '2026-11', n, 37)));
+      assert.equal(results.reduce((s, r) => s + r.granted, 0), 37);
+      assert.equal((await store.getUsage(b.id, '2026-11')).used, 37);
+    }
+  });
+
   test('the status cache keeps the newest answer per number', async () => {
     const entry = (bno: string, cd: NtsRecord['b_stt_cd'], at: string): CachedStatus => ({
       record: record(bno, cd), source: 'sandbox', checkedAt: t(at), expiresAt: t('2030-01-01T00:00:00Z'),

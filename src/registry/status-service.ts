@@ -53,6 +53,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
   const { registry, cache, ttlSeconds } = deps;
   const now = deps.now ?? (() => new Date());
   const onCacheWriteError = deps.onCacheWriteError ?? ((e: unknown) => console.error('status cache write failed:', e));
+  const hot = new HotCache();
 
   async function lookup(bnos: readonly string[], opts: { offline?: boolean } = {}): Promise<StatusLookupResult> {
     const unique = [...new Set(bnos)];
@@ -62,16 +63,24 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
 
     const startMs = now().getTime();
     const cached = new Map<string, CachedStatus>();
-    for (const [bno, c] of await cache.getCachedStatuses(unique)) {
+    const toRead: string[] = [];
+    for (const bno of unique) {
+      const h = hot.get(bno, startMs);
+      if (h) answers.set(bno, fromCache(h, false));
+      else toRead.push(bno);
+    }
+    if (toRead.length === 0) return { answers, unanswered };
+    for (const [bno, c] of await cache.getCachedStatuses(toRead)) {
       // Synthetic sandbox statuses must never pass for NTS answers (or the reverse) after the
       // service key is added or removed; a mismatched entry is as good as absent.
       if (c.source === registry.source) cached.set(bno, c);
     }
 
     const misses: string[] = [];
-    for (const bno of unique) {
+    for (const bno of toRead) {
       const c = cached.get(bno);
       const fresh = c !== undefined && Date.parse(c.expiresAt) > startMs;
+      if (c && fresh) hot.set(c, startMs);
       if (c && (fresh || opts.offline)) answers.set(bno, fromCache(c, !fresh));
       else if (opts.offline) unanswered.set(bno, offlineMiss());
       else misses.push(bno);
@@ -88,6 +97,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
       const record: NtsRecord | undefined = s?.ok ? s.record : undefined;
       if (record) {
         toStore.push({ record, source: registry.source, checkedAt, expiresAt });
+        hot.set(toStore.at(-1)!, checked.getTime());
         answers.set(bno, { record, source: registry.source, checkedAt, fromCache: false, stale: false });
         continue;
       }
@@ -124,4 +134,32 @@ function offlineMiss(): UpstreamError {
 /** NTS answers every number it is asked about (unregistered ones too), so silence is a fault. */
 function notAnswered(): UpstreamError {
   return new UpstreamError('malformed', 'NTS answer did not include this number', { retryable: true });
+}
+
+/**
+ * Fresh answers kept in process memory, in front of the shared cache: a cached lookup then costs
+ * no database read. An entry lives until its own expiry or HOT_TTL_MS, whichever is first, so a
+ * refresh written by another process is seen within a minute; HOT_MAX bounds the memory (~50 MB).
+ */
+const HOT_TTL_MS = 60_000;
+const HOT_MAX = 50_000;
+
+class HotCache {
+  readonly #entries = new Map<string, { c: CachedStatus; until: number }>();
+
+  get(bno: string, nowMs: number): CachedStatus | undefined {
+    const e = this.#entries.get(bno);
+    if (!e) return undefined;
+    if (e.until > nowMs) return e.c;
+    this.#entries.delete(bno);
+    return undefined;
+  }
+
+  set(c: CachedStatus, nowMs: number): void {
+    const until = Math.min(Date.parse(c.expiresAt), nowMs + HOT_TTL_MS);
+    if (until <= nowMs) return;
+    // Map keeps insertion order: the first key is the oldest entry
+    if (this.#entries.size >= HOT_MAX && !this.#entries.has(c.record.b_no)) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(c.record.b_no, { c, until });
+  }
 }

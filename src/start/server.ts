@@ -5,6 +5,7 @@ import type { Config } from '../config.ts';
 import { buildApp } from '../api/app.ts';
 import { createRegistry, createStatusService } from '../registry/status-service.ts';
 import type { StatusService } from '../registry/types.ts';
+import { withAuthCache } from '../store/auth-cache.ts';
 import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
 
@@ -19,7 +20,7 @@ export interface RunningServer {
 
 export async function startServer(config: Config, opts: { now?: () => Date } = {}): Promise<RunningServer> {
   const now = opts.now ?? (() => new Date());
-  const store = await openStore(config.store);
+  const store = withAuthCache(await openStore(config.store), { ttlMs: config.authCacheTtlMs });
   const registry = createRegistry({
     serviceKey: config.nts.serviceKey,
     baseUrl: config.nts.baseUrl,

@@ -191,6 +191,21 @@ export class PostgresStore implements Store {
     return { granted: n === 0, used: (await this.getUsage(accountId, month)).used };
   }
 
+  async reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }> {
+    if (n <= 0 || limit <= 0) return { granted: 0, used: (await this.getUsage(accountId, month)).used };
+    await this.#pool.query('INSERT INTO usage_months (account_id, month) VALUES ($1, $2) ON CONFLICT DO NOTHING', [accountId, month]);
+    // FOR UPDATE in the sub-select waits for any concurrent writer and then reads the committed
+    // value, so `old.used` is exactly what this statement adds to
+    const r = await this.#one(
+      `UPDATE usage_months u SET used = u.used + GREATEST(0, LEAST($3::bigint, $4::bigint - old.used))
+         FROM (SELECT used FROM usage_months WHERE account_id = $1 AND month = $2 FOR UPDATE) old
+        WHERE u.account_id = $1 AND u.month = $2
+       RETURNING u.used AS used, u.used - old.used AS granted`,
+      [accountId, month, n, limit],
+    );
+    return { granted: Number(r?.granted ?? 0), used: Number(r?.used ?? 0) };
+  }
+
   async refundLookups(accountId: string, month: string, n: number): Promise<void> {
     await this.#pool.query('UPDATE usage_months SET used = GREATEST(used - $1, 0) WHERE account_id = $2 AND month = $3', [n, accountId, month]);
   }

@@ -166,6 +166,21 @@ export class SqliteStore implements Store {
     return { granted: n === 0, used: (await this.getUsage(accountId, month)).used };
   }
 
+  async reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }> {
+    // read and write under one IMMEDIATE transaction: no other process can write in between
+    return this.#tx(() => {
+      const row = this.#q('SELECT used FROM usage_months WHERE account_id = ? AND month = ?').get(accountId, month) as Row | undefined;
+      const before = Number(row?.used ?? 0);
+      const granted = Math.max(0, Math.min(n, limit - before));
+      if (granted === 0) return { granted, used: before };
+      this.#q(
+        `INSERT INTO usage_months (account_id, month, used) VALUES (?, ?, ?)
+         ON CONFLICT (account_id, month) DO UPDATE SET used = used + excluded.used`,
+      ).run(accountId, month, granted);
+      return { granted, used: before + granted };
+    });
+  }
+
   async refundLookups(accountId: string, month: string, n: number): Promise<void> {
     this.#q('UPDATE usage_months SET used = max(used - ?, 0) WHERE account_id = ? AND month = ?').run(n, accountId, month);
   }

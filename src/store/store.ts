@@ -57,6 +57,11 @@ export interface Store extends StatusCache {
    * Exact under concurrency from any number of processes: either all `n` are granted or none.
    */
   reserveLookups(accountId: string, month: string, n: number, limit: number): Promise<Reservation>;
+  /**
+   * Atomically adds as many of `n` lookups as fit within `limit` (possibly none) and says how
+   * many that was. Lets many concurrent single lookups share one write (see Quota).
+   */
+  reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }>;
   /** Gives back lookups that were reserved but not answered. */
   refundLookups(accountId: string, month: string, n: number): Promise<void>;
   getUsage(accountId: string, month: string): Promise<Usage>;

@@ -35,7 +35,7 @@ export class VerifyService {
     if (!hasValidCheckDigit(input.b_no)) {
       return { result: buildVerification(input.b_no, null, { invalid: true, locale }), quota: await this.#quota.current(account) };
     }
-    const reservation = await this.#quota.reserve(account, 1);
+    const reservation = await this.#quota.reserveOne(account);
     let answer;
     try {
       answer = (await this.#status.lookup([input.b_no])).answers.get(input.b_no);

@@ -193,16 +193,22 @@ export class PostgresStore implements Store {
 
   async reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }> {
     if (n <= 0 || limit <= 0) return { granted: 0, used: (await this.getUsage(accountId, month)).used };
-    await this.#pool.query('INSERT INTO usage_months (account_id, month) VALUES ($1, $2) ON CONFLICT DO NOTHING', [accountId, month]);
     // FOR UPDATE in the sub-select waits for any concurrent writer and then reads the committed
     // value, so `old.used` is exactly what this statement adds to
-    const r = await this.#one(
-      `UPDATE usage_months u SET used = u.used + GREATEST(0, LEAST($3::bigint, $4::bigint - old.used))
-         FROM (SELECT used FROM usage_months WHERE account_id = $1 AND month = $2 FOR UPDATE) old
-        WHERE u.account_id = $1 AND u.month = $2
-       RETURNING u.used AS used, u.used - old.used AS granted`,
-      [accountId, month, n, limit],
-    );
+    const grant = () =>
+      this.#one(
+        `UPDATE usage_months u SET used = u.used + GREATEST(0, LEAST($3::bigint, $4::bigint - old.used))
+           FROM (SELECT used FROM usage_months WHERE account_id = $1 AND month = $2 FOR UPDATE) old
+          WHERE u.account_id = $1 AND u.month = $2
+         RETURNING u.used AS used, u.used - old.used AS granted`,
+        [accountId, month, n, limit],
+      );
+    // one round trip once the month's row exists; the first reservation of a month creates it
+    let r = await grant();
+    if (!r) {
+      await this.#pool.query('INSERT INTO usage_months (account_id, month) VALUES ($1, $2) ON CONFLICT DO NOTHING', [accountId, month]);
+      r = await grant();
+    }
     return { granted: Number(r?.granted ?? 0), used: Number(r?.used ?? 0) };
   }
 

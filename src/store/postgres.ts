@@ -5,35 +5,11 @@ import pg from 'pg';
 import type { PlanName } from '../domain/plans.ts';
 import type { CachedStatus, NtsRecord } from '../registry/types.ts';
 import { loadMigrations } from './migrations.ts';
+import { iso, toAccount, toKey, type Row } from './rows.ts';
 import { StoreConflict, type Account, type ApiKeyRecord, type Reservation, type Store, type Usage } from './store.ts';
 
 // int8 counters stay far below 2^53; numbers are friendlier than strings everywhere else
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
-
-type Row = Record<string, unknown>;
-const iso = (v: unknown): string => (v instanceof Date ? v.toISOString() : String(v));
-const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
-
-function toAccount(r: Row): Account {
-  return {
-    id: String(r.id),
-    email: String(r.email),
-    plan: String(r.plan) as PlanName,
-    quotaLimit: r.quota_limit == null ? null : Number(r.quota_limit),
-    createdAt: iso(r.created_at),
-  };
-}
-
-function toKey(r: Row): ApiKeyRecord {
-  return {
-    id: String(r.key_id ?? r.id),
-    accountId: String(r.account_id),
-    prefix: String(r.prefix),
-    createdAt: iso(r.key_created_at ?? r.created_at),
-    lastUsedAt: isoOrNull(r.last_used_at),
-    revokedAt: isoOrNull(r.revoked_at),
-  };
-}
 
 export interface PostgresOptions {
   url: string;

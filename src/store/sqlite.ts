@@ -7,30 +7,8 @@ import path from 'node:path';
 import type { PlanName } from '../domain/plans.ts';
 import type { CachedStatus, NtsRecord } from '../registry/types.ts';
 import { loadMigrations } from './migrations.ts';
+import { toAccount, toKey, type Row } from './rows.ts';
 import { StoreConflict, type Account, type ApiKeyRecord, type Reservation, type Store, type Usage } from './store.ts';
-
-type Row = Record<string, unknown>;
-
-function toAccount(r: Row): Account {
-  return {
-    id: String(r.id),
-    email: String(r.email),
-    plan: String(r.plan) as PlanName,
-    quotaLimit: r.quota_limit == null ? null : Number(r.quota_limit),
-    createdAt: String(r.created_at),
-  };
-}
-
-function toKey(r: Row): ApiKeyRecord {
-  return {
-    id: String(r.key_id ?? r.id),
-    accountId: String(r.account_id),
-    prefix: String(r.prefix),
-    createdAt: String(r.key_created_at ?? r.created_at),
-    lastUsedAt: typeof r.last_used_at === 'string' ? r.last_used_at : null,
-    revokedAt: typeof r.revoked_at === 'string' ? r.revoked_at : null,
-  };
-}
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';

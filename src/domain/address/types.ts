@@ -1,0 +1,89 @@
+// Korean postal addresses as the rest of the service sees them. Parsing and matching are pure
+// (src/domain/address/); directories that know real addresses live in src/addresses/.
+
+/** What could be read out of free-text address input. Every part is optional. */
+export interface ParsedAddress {
+  raw: string;
+  /** canonical 시/도, e.g. 서울특별시, 경기도, 세종특별자치시 */
+  sido: string | null;
+  /** canonical 시/군/구, e.g. 강남구, 수원시 영통구, 양평군; null for 세종 */
+  sigungu: string | null;
+  /** 법정동/읍/면 (and 리) as written, e.g. 역삼동, 양평읍 */
+  eupmyeondong: string | null;
+  /** road-name form: 도로명 + 건물번호 (본번-부번), 지하 flag */
+  road: { name: string; underground: boolean; main: number; sub: number } | null;
+  /** road name present but no building number */
+  roadNameOnly: string | null;
+  /** lot-number form: 동/리 + (산) 본번-부번 */
+  jibun: { dong: string; mountain: boolean; main: number; sub: number } | null;
+  /** unit part (동/층/호), normalised, e.g. "101동 3층 301호" */
+  detail: string | null;
+  unit: { dong: string | null; floor: string | null; ho: string | null } | null;
+  /** building name given in parentheses or after the number */
+  buildingName: string | null;
+  /** postal code found in the text: 5-digit (기초구역번호, since 2015) or old 6-digit (outdated) */
+  zipcode: { value: string; outdated: boolean } | null;
+  form: 'road' | 'jibun' | 'unknown';
+}
+
+/** One building address as an address directory knows it. */
+export interface DirectoryEntry {
+  /** 건물관리번호 (juso bdMgtSn), stable identifier of the building */
+  buildingId: string;
+  /** 5-digit 기초구역번호 */
+  zipcode: string;
+  sido: string;
+  sigungu: string;
+  /** 법정읍면동 */
+  eupmyeondong: string;
+  /** 법정리, or '' */
+  ri: string;
+  roadName: string;
+  underground: boolean;
+  buildingMain: number;
+  buildingSub: number;
+  jibunMountain: boolean;
+  jibunMain: number;
+  jibunSub: number;
+  /** 시군구용건물명, or '' */
+  buildingName: string;
+  /** full road-name address without detail, e.g. "서울특별시 강남구 테헤란로 152" */
+  roadAddress: string;
+}
+
+export interface AddressDirectory {
+  readonly source: 'juso' | 'local' | 'sandbox';
+  /** Candidates for the parsed address, best first, at most `limit` (default 20). Throws on upstream failure. */
+  find(query: ParsedAddress, limit?: number): Promise<DirectoryEntry[]>;
+  close(): Promise<void>;
+}
+
+export type MatchQuality = 'exact' | 'corrected' | 'ambiguous' | 'not_found';
+
+export type AddressField = 'sido' | 'sigungu' | 'eupmyeondong' | 'road_name' | 'building_number' | 'jibun' | 'zipcode';
+
+/** One component that differs between the input and the matched address (Smarty-style analysis). */
+export interface AddressChange {
+  field: AddressField;
+  from: string | null;
+  to: string;
+}
+
+export interface AddressMatch {
+  quality: MatchQuality;
+  changes: AddressChange[];
+  /** the matched building when exact or corrected */
+  entry: DirectoryEntry | null;
+  /** how many candidates were considered plausible */
+  candidates: number;
+  /** 5-digit postal code of the match, or null */
+  fixedZipcode: string | null;
+  /** normalised road-name address of the match plus the input's detail part, or null */
+  fixedAddress: string | null;
+  missingBuildingNumber: boolean;
+  missingUnit: boolean;
+  /** input carried a postal code that differs from the matched one */
+  zipMismatch: boolean;
+  /** input carried an old 6-digit postal code */
+  outdatedZip: boolean;
+}

@@ -1,0 +1,64 @@
+// The bounce-risk model's inputs and outputs. Everything here is data; the model is pure.
+import type { EntityKind } from '../bizno.ts';
+import type { MatchQuality } from '../address/types.ts';
+import type { BizStatus } from '../verification.ts';
+
+/** Everything known about one mailing, gathered before scoring. */
+export interface AssessmentInput {
+  status: BizStatus;
+  /** YYYY-MM-DD when closed, else null */
+  closedOn: string | null;
+  /** NTS tax_type_cd: 01 일반, 02 간이, 03 과세특례, 04 면세, 05/06/07 …, '' unknown */
+  taxTypeCode: string;
+  entityKind: EntityKind;
+  /** 'no_address' when no address was sent */
+  addressQuality: MatchQuality | 'no_address';
+  /** number of components the matcher changed */
+  addressChanges: number;
+  missingBuildingNumber: boolean;
+  missingUnit: boolean;
+  zipMismatch: boolean;
+  outdatedZip: boolean;
+  /** name–status consistency signals */
+  name: {
+    /** the name says 주식회사/(주)/법인 but the number is an individual's, or the reverse */
+    entityMismatch: boolean;
+    /** the name carries words such as 폐업, 청산, (구) that suggest it is no longer current */
+    closureHint: boolean;
+  };
+  /** the account's own recorded outcomes for this business number and for this address */
+  history: { bizBounced: number; bizDelivered: number; addressBounced: number; addressDelivered: number };
+  /** date of the assessment, YYYY-MM-DD (for closure recency) */
+  asOf: string;
+}
+
+/** A fitted logistic model: versioned, serialisable, applied by score(). */
+export interface ModelParams {
+  version: string;
+  /** 'prior' for the built-in model, 'global' after refits, 'account' for an account's adjusted copy */
+  kind: 'prior' | 'global' | 'account';
+  intercept: number;
+  /** weight per feature name; features absent here weigh 0 */
+  weights: Record<string, number>;
+  /** labels the fit used (0 for the prior) */
+  trainedOn: number;
+  createdAt: string;
+}
+
+export interface Contribution {
+  /** short label used in reasons, e.g. closed, address_corrected */
+  label: string;
+  /** signed contribution to the log-odds */
+  weight: number;
+  text: { ko: string; en: string };
+  source: 'nts' | 'address' | 'labels' | 'model' | 'input';
+}
+
+export interface Assessment {
+  bounceProb: number;
+  grade: 'A' | 'B' | 'C' | 'D' | 'E';
+  action: 'send' | 'send_fixed_address' | 'confirm_address' | 'hold' | 'do_not_send';
+  /** includes the model's baseline, so the weights add up to logit(bounceProb) */
+  contributions: Contribution[];
+  modelVersion: string;
+}

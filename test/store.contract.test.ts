@@ -2,7 +2,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openStore } from '../src/store/open.ts';
-import { StoreConflict, type Account, type Store } from '../src/store/store.ts';
+import { StoreConflict, type Account, type LabelRecord, type Store } from '../src/store/store.ts';
+import type { ModelParams } from '../src/domain/model/types.ts';
 import type { CachedStatus, NtsRecord } from '../src/registry/types.ts';
 import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
 
@@ -143,6 +144,60 @@ describeEachStore('store contract', (kind) => {
       assert.equal(results.reduce((s, r) => s + r.granted, 0), 37);
       assert.equal((await store.getUsage(b.id, '2026-11')).used, 37);
     }
+  });
+
+  test('a label per row: relabelling replaces, counts are per business and per address of the account', async () => {
+    const a = account();
+    const b = account();
+    await store.createAccount(a);
+    await store.createAccount(b);
+    const before = await store.countLabels();
+    const label = (over: Partial<LabelRecord>): LabelRecord => ({
+      accountId: a.id, jobId: 'job_1', rowId: 1, bno: '1248100998', addressKey: 'bld_1', bounced: true, reason: '수취인 불명',
+      features: { status_closed: 1 }, modelVersion: 'prior-test', at: new Date().toISOString(), ...over,
+    });
+    assert.deepEqual(await store.putLabel(label({})), { replaced: false });
+    assert.deepEqual(await store.putLabel(label({ bounced: false, reason: null })), { replaced: true });
+    await store.putLabel(label({ rowId: 2, bno: '2208162517', addressKey: 'bld_1', bounced: true }));
+    await store.putLabel(label({ rowId: 3, bno: '1248100998', addressKey: null, bounced: true }));
+    await store.putLabel(label({ accountId: b.id, rowId: 1, bounced: true }));
+    assert.equal(await store.countLabels(), before + 4);
+    assert.deepEqual(await store.labelCounts(a.id, '1248100998', 'bld_1'), { bizBounced: 1, bizDelivered: 1, addressBounced: 1, addressDelivered: 1 });
+    assert.deepEqual(await store.labelCounts(a.id, '1248100998', null), { bizBounced: 1, bizDelivered: 1, addressBounced: 0, addressDelivered: 0 });
+    assert.deepEqual(await store.labelCounts(b.id, '2208162517', null), { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 });
+    const fit = await store.labelsForFit(1000);
+    assert.ok(fit.some((f) => f.accountId === b.id && f.bounced && f.features.status_closed === 1));
+    assert.equal((await store.labelsForFit(2)).length, 2);
+  });
+
+  test('models: the newest global model wins; account offsets are replaced', async () => {
+    const a = account();
+    await store.createAccount(a);
+    assert.equal(await store.latestModel(), null);
+    const m = (version: string, createdAt: string): ModelParams => ({ version, kind: 'global', intercept: -3, weights: { status_closed: 3 }, trainedOn: 10, createdAt });
+    await store.saveModel(m('g-1', '2026-11-01T00:00:00.000Z'));
+    await store.saveModel(m('g-2', '2026-11-02T00:00:00.000Z'));
+    await store.saveModel({ ...m('g-1', '2026-11-03T00:00:00.000Z'), intercept: 9 }); // a version is never rewritten
+    assert.deepEqual(await store.latestModel(), m('g-2', '2026-11-02T00:00:00.000Z'));
+    await store.saveAccountOffsets([{ accountId: a.id, modelVersion: 'g-1', offset: 0.2, trainedOn: 5, createdAt: '2026-11-01T00:00:00.000Z' }]);
+    await store.saveAccountOffsets([{ accountId: a.id, modelVersion: 'g-2', offset: -0.4, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' }]);
+    assert.deepEqual(await store.getAccountOffset(a.id), { accountId: a.id, modelVersion: 'g-2', offset: -0.4, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' });
+    assert.equal(await store.getAccountOffset('acc_none'), null);
+  });
+
+  test('a lease is held by one holder until it expires or is released', async () => {
+    const t0 = new Date('2026-11-21T00:00:00Z');
+    const later = (ms: number) => new Date(t0.getTime() + ms);
+    assert.equal(await store.tryLease('refit', 'p1', 60_000, t0), true);
+    assert.equal(await store.tryLease('refit', 'p2', 60_000, later(1000)), false);
+    assert.equal(await store.tryLease('refit', 'p1', 60_000, later(2000)), true, 'the holder renews');
+    assert.equal(await store.tryLease('refit', 'p2', 60_000, later(63_000)), true, 'expired: taken over');
+    await store.releaseLease('refit', 'p1'); // not the holder: no effect
+    assert.equal(await store.tryLease('refit', 'p1', 60_000, later(64_000)), false);
+    await store.releaseLease('refit', 'p2');
+    assert.equal(await store.tryLease('refit', 'p1', 60_000, later(65_000)), true);
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((h) => store.tryLease('race', h, 60_000, t0)));
+    assert.equal(results.filter(Boolean).length, 1);
   });
 
   test('the status cache keeps the newest answer per number', async () => {

@@ -6,7 +6,10 @@ import type { PlanName } from '../domain/plans.ts';
 import type { CachedStatus, NtsRecord } from '../registry/types.ts';
 import { loadMigrations } from './migrations.ts';
 import { iso, toAccount, toKey, type Row } from './rows.ts';
-import { StoreConflict, type Account, type ApiKeyRecord, type Reservation, type Store, type Usage } from './store.ts';
+import type { ModelParams } from '../domain/model/types.ts';
+import {
+  StoreConflict, type Account, type AccountOffset, type ApiKeyRecord, type LabelCounts, type LabelRecord, type Reservation, type Store, type Usage,
+} from './store.ts';
 
 // int8 counters stay far below 2^53; numbers are friendlier than strings everywhere else
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
@@ -195,6 +198,83 @@ export class PostgresStore implements Store {
   async getUsage(accountId: string, month: string): Promise<Usage> {
     const r = await this.#one('SELECT used, overage FROM usage_months WHERE account_id = $1 AND month = $2', [accountId, month]);
     return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
+  }
+
+  async putLabel(l: LabelRecord): Promise<{ replaced: boolean }> {
+    // xmax is 0 for a row this statement inserted and non-zero for one it updated
+    const r = await this.#one(
+      `INSERT INTO labels (account_id, job_id, row_id, b_no, address_key, bounced, reason, features, model_version, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $10)
+       ON CONFLICT (account_id, job_id, row_id) DO UPDATE SET bounced = excluded.bounced, reason = excluded.reason,
+         b_no = excluded.b_no, address_key = excluded.address_key, features = excluded.features,
+         model_version = excluded.model_version, updated_at = excluded.updated_at
+       RETURNING (xmax <> 0) AS replaced`,
+      [l.accountId, l.jobId, l.rowId, l.bno, l.addressKey, l.bounced, l.reason, JSON.stringify(l.features), l.modelVersion, l.at],
+    );
+    return { replaced: Boolean(r?.replaced) };
+  }
+
+  async labelCounts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts> {
+    const r = await this.#one(
+      `SELECT count(*) FILTER (WHERE b_no = $2 AND bounced)::int AS bb,
+              count(*) FILTER (WHERE b_no = $2 AND NOT bounced)::int AS bd,
+              count(*) FILTER (WHERE address_key = $3 AND bounced)::int AS ab,
+              count(*) FILTER (WHERE address_key = $3 AND NOT bounced)::int AS ad
+         FROM labels WHERE account_id = $1 AND (b_no = $2 OR address_key = $3)`,
+      [accountId, bno, addressKey],
+    );
+    return { bizBounced: Number(r?.bb ?? 0), bizDelivered: Number(r?.bd ?? 0), addressBounced: Number(r?.ab ?? 0), addressDelivered: Number(r?.ad ?? 0) };
+  }
+
+  async countLabels(): Promise<number> {
+    return Number((await this.#one('SELECT count(*)::int AS n FROM labels'))?.n ?? 0);
+  }
+
+  async labelsForFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]> {
+    const res = await this.#pool.query('SELECT account_id, features, bounced FROM labels ORDER BY updated_at DESC LIMIT $1', [limit]);
+    return (res.rows as Row[]).map((r) => ({ accountId: String(r.account_id), features: r.features as Record<string, number>, bounced: Boolean(r.bounced) }));
+  }
+
+  async saveModel(p: ModelParams): Promise<void> {
+    await this.#pool.query('INSERT INTO models (version, kind, params, trained_on, created_at) VALUES ($1, $2, $3, $4, $5) ON CONFLICT (version) DO NOTHING', [
+      p.version, p.kind, JSON.stringify(p), p.trainedOn, p.createdAt,
+    ]);
+  }
+
+  async latestModel(): Promise<ModelParams | null> {
+    const r = await this.#one("SELECT params FROM models WHERE kind = 'global' ORDER BY created_at DESC, version DESC LIMIT 1");
+    return r ? (r.params as ModelParams) : null;
+  }
+
+  async saveAccountOffsets(offsets: readonly AccountOffset[]): Promise<void> {
+    if (offsets.length === 0) return;
+    await this.#pool.query(
+      `INSERT INTO account_model_offsets (account_id, model_version, offset_logit, trained_on, created_at)
+       SELECT * FROM unnest($1::text[], $2::text[], $3::float8[], $4::int[], $5::timestamptz[])
+       ON CONFLICT (account_id) DO UPDATE SET model_version = excluded.model_version, offset_logit = excluded.offset_logit,
+         trained_on = excluded.trained_on, created_at = excluded.created_at`,
+      [offsets.map((o) => o.accountId), offsets.map((o) => o.modelVersion), offsets.map((o) => o.offset), offsets.map((o) => o.trainedOn), offsets.map((o) => o.createdAt)],
+    );
+  }
+
+  async getAccountOffset(accountId: string): Promise<AccountOffset | null> {
+    const r = await this.#one('SELECT * FROM account_model_offsets WHERE account_id = $1', [accountId]);
+    return r ? { accountId, modelVersion: String(r.model_version), offset: Number(r.offset_logit), trainedOn: Number(r.trained_on), createdAt: iso(r.created_at) } : null;
+  }
+
+  async tryLease(name: string, holder: string, ttlMs: number, now: Date): Promise<boolean> {
+    const r = await this.#one(
+      `INSERT INTO leases (name, holder, expires_at) VALUES ($1, $2, $3)
+       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+        WHERE leases.holder = excluded.holder OR leases.expires_at < $4
+       RETURNING holder`,
+      [name, holder, new Date(now.getTime() + ttlMs).toISOString(), now.toISOString()],
+    );
+    return r !== undefined;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    await this.#pool.query('DELETE FROM leases WHERE name = $1 AND holder = $2', [name, holder]);
   }
 
   async getCachedStatuses(bnos: readonly string[]): Promise<Map<string, CachedStatus>> {

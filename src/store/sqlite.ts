@@ -8,7 +8,10 @@ import type { PlanName } from '../domain/plans.ts';
 import type { CachedStatus, NtsRecord } from '../registry/types.ts';
 import { loadMigrations } from './migrations.ts';
 import { toAccount, toKey, type Row } from './rows.ts';
-import { StoreConflict, type Account, type ApiKeyRecord, type Reservation, type Store, type Usage } from './store.ts';
+import type { ModelParams } from '../domain/model/types.ts';
+import {
+  StoreConflict, type Account, type AccountOffset, type ApiKeyRecord, type LabelCounts, type LabelRecord, type Reservation, type Store, type Usage,
+} from './store.ts';
 
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
@@ -166,6 +169,86 @@ export class SqliteStore implements Store {
   async getUsage(accountId: string, month: string): Promise<Usage> {
     const r = this.#q('SELECT used, overage FROM usage_months WHERE account_id = ? AND month = ?').get(accountId, month) as Row | undefined;
     return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
+  }
+
+  async putLabel(l: LabelRecord): Promise<{ replaced: boolean }> {
+    return this.#tx(() => {
+      const existed = this.#q('SELECT 1 FROM labels WHERE account_id = ? AND job_id = ? AND row_id = ?').get(l.accountId, l.jobId, l.rowId) !== undefined;
+      this.#q(
+        `INSERT INTO labels (account_id, job_id, row_id, b_no, address_key, bounced, reason, features, model_version, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (account_id, job_id, row_id) DO UPDATE SET bounced = excluded.bounced, reason = excluded.reason,
+           b_no = excluded.b_no, address_key = excluded.address_key, features = excluded.features,
+           model_version = excluded.model_version, updated_at = excluded.updated_at`,
+      ).run(l.accountId, l.jobId, l.rowId, l.bno, l.addressKey, l.bounced ? 1 : 0, l.reason, JSON.stringify(l.features), l.modelVersion, l.at, l.at);
+      return { replaced: existed };
+    });
+  }
+
+  async labelCounts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts> {
+    const r = this.#q(
+      `SELECT coalesce(sum(CASE WHEN b_no = ? AND bounced = 1 THEN 1 ELSE 0 END), 0) AS bb,
+              coalesce(sum(CASE WHEN b_no = ? AND bounced = 0 THEN 1 ELSE 0 END), 0) AS bd,
+              coalesce(sum(CASE WHEN address_key = ? AND bounced = 1 THEN 1 ELSE 0 END), 0) AS ab,
+              coalesce(sum(CASE WHEN address_key = ? AND bounced = 0 THEN 1 ELSE 0 END), 0) AS ad
+         FROM labels WHERE account_id = ? AND (b_no = ? OR address_key = ?)`,
+    ).get(bno, bno, addressKey, addressKey, accountId, bno, addressKey) as Row;
+    return { bizBounced: Number(r.bb), bizDelivered: Number(r.bd), addressBounced: Number(r.ab), addressDelivered: Number(r.ad) };
+  }
+
+  async countLabels(): Promise<number> {
+    return Number((this.#q('SELECT count(*) AS n FROM labels').get() as Row).n);
+  }
+
+  async labelsForFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]> {
+    return (this.#q('SELECT account_id, features, bounced FROM labels ORDER BY updated_at DESC LIMIT ?').all(limit) as Row[]).map((r) => ({
+      accountId: String(r.account_id),
+      features: JSON.parse(String(r.features)) as Record<string, number>,
+      bounced: Number(r.bounced) === 1,
+    }));
+  }
+
+  async saveModel(p: ModelParams): Promise<void> {
+    this.#q('INSERT INTO models (version, kind, params, trained_on, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (version) DO NOTHING').run(
+      p.version, p.kind, JSON.stringify(p), p.trainedOn, p.createdAt,
+    );
+  }
+
+  async latestModel(): Promise<ModelParams | null> {
+    const r = this.#q("SELECT params FROM models WHERE kind = 'global' ORDER BY created_at DESC, version DESC LIMIT 1").get() as Row | undefined;
+    return r ? (JSON.parse(String(r.params)) as ModelParams) : null;
+  }
+
+  async saveAccountOffsets(offsets: readonly AccountOffset[]): Promise<void> {
+    const stmt = this.#q(
+      `INSERT INTO account_model_offsets (account_id, model_version, offset_logit, trained_on, created_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET model_version = excluded.model_version, offset_logit = excluded.offset_logit,
+         trained_on = excluded.trained_on, created_at = excluded.created_at`,
+    );
+    this.#tx(() => {
+      for (const o of offsets) stmt.run(o.accountId, o.modelVersion, o.offset, o.trainedOn, o.createdAt);
+    });
+  }
+
+  async getAccountOffset(accountId: string): Promise<AccountOffset | null> {
+    const r = this.#q('SELECT * FROM account_model_offsets WHERE account_id = ?').get(accountId) as Row | undefined;
+    return r
+      ? { accountId, modelVersion: String(r.model_version), offset: Number(r.offset_logit), trainedOn: Number(r.trained_on), createdAt: String(r.created_at) }
+      : null;
+  }
+
+  async tryLease(name: string, holder: string, ttlMs: number, now: Date): Promise<boolean> {
+    const r = this.#q(
+      `INSERT INTO leases (name, holder, expires_at) VALUES (?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, expires_at = excluded.expires_at
+        WHERE leases.holder = excluded.holder OR leases.expires_at < ?
+       RETURNING holder`,
+    ).get(name, holder, new Date(now.getTime() + ttlMs).toISOString(), now.toISOString()) as Row | undefined;
+    return r !== undefined;
+  }
+
+  async releaseLease(name: string, holder: string): Promise<void> {
+    this.#q('DELETE FROM leases WHERE name = ? AND holder = ?').run(name, holder);
   }
 
   async getCachedStatuses(bnos: readonly string[]): Promise<Map<string, CachedStatus>> {

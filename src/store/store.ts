@@ -1,6 +1,7 @@
 // The one storage interface. Two implementations (sqlite.ts, postgres.ts) pass the same
 // contract suite (test/store.contract.test.ts). All SQL lives below src/store/.
 import type { PlanName } from '../domain/plans.ts';
+import type { ModelParams } from '../domain/model/types.ts';
 import type { StatusCache } from '../registry/types.ts';
 
 export interface Account {
@@ -25,6 +26,36 @@ export interface ApiKeyRecord {
 export interface Usage {
   used: number;
   overage: number;
+}
+
+/** A recorded mailing outcome for one row of a batch job, with what the row was scored on. */
+export interface LabelRecord {
+  accountId: string;
+  jobId: string;
+  rowId: number;
+  bno: string;
+  /** building id of the matched address, or the normalised input; null without an address */
+  addressKey: string | null;
+  bounced: boolean;
+  reason: string | null;
+  features: Record<string, number>;
+  modelVersion: string | null;
+  at: string;
+}
+
+export interface LabelCounts {
+  bizBounced: number;
+  bizDelivered: number;
+  addressBounced: number;
+  addressDelivered: number;
+}
+
+export interface AccountOffset {
+  accountId: string;
+  modelVersion: string;
+  offset: number;
+  trainedOn: number;
+  createdAt: string;
 }
 
 export type Reservation = { granted: true; used: number } | { granted: false; used: number };
@@ -65,6 +96,23 @@ export interface Store extends StatusCache {
   /** Gives back lookups that were reserved but not answered. */
   refundLookups(accountId: string, month: string, n: number): Promise<void>;
   getUsage(accountId: string, month: string): Promise<Usage>;
+
+  /** Records an outcome; labelling the same row again replaces it. */
+  putLabel(label: LabelRecord): Promise<{ replaced: boolean }>;
+  /** The account's recorded outcomes for a business number and for an address. */
+  labelCounts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts>;
+  countLabels(): Promise<number>;
+  /** The most recently recorded labels, at most `limit`, for refitting. */
+  labelsForFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]>;
+  saveModel(params: ModelParams): Promise<void>;
+  /** The newest fitted global model, or null when none was fitted yet. */
+  latestModel(): Promise<ModelParams | null>;
+  saveAccountOffsets(offsets: readonly AccountOffset[]): Promise<void>;
+  getAccountOffset(accountId: string): Promise<AccountOffset | null>;
+
+  /** Takes or renews the named lease for `holder` if it is free or expired; true when held. */
+  tryLease(name: string, holder: string, ttlMs: number, now: Date): Promise<boolean>;
+  releaseLease(name: string, holder: string): Promise<void>;
 }
 
 export class StoreConflict extends Error {

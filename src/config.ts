@@ -21,6 +21,14 @@ export const EnvSchema = Type.Object({
   NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call'),
   NTS_CONCURRENCY: Int(1, 100, 10, 'NTS calls in flight at once, per process'),
   NTS_CACHE_TTL_SECONDS: Int(0, 30 * 86400, 12 * 3600, 'how long an NTS answer counts as fresh'),
+  ADDRESS_DIRECTORY: Type.Union(['auto', 'sandbox', 'local', 'juso'].map((l) => Type.Literal(l)), {
+    default: 'auto',
+    description: 'auto: juso with JUSO_CONFM_KEY, else the imported local directory when it has rows, else the sandbox',
+  }),
+  JUSO_CONFM_KEY: Type.Optional(Type.String({ description: '도로명주소 검색 API confirmation key' })),
+  JUSO_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://business.juso.go.kr', description: '도로명주소 검색 API base URL' }),
+  MODEL_REFIT_MIN_LABELS: Int(1, 1_000_000, 200, 'new or changed labels that trigger a model refit'),
+  MODEL_REFIT_CHECK_SECONDS: Int(1, 86_400, 60, 'how often the label count is checked'),
   AUTH_CACHE_TTL_MS: Int(0, 60_000, 1000, 'how long an API key check is reused; revocations from another process apply within it'),
   BODY_LIMIT_BYTES: Int(1024, 1024 ** 3, 64 * 1024, 'largest JSON request body'),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: LOG_LEVELS.join(' | ') }),
@@ -36,6 +44,8 @@ export interface Config {
   store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
   nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number };
   authCacheTtlMs: number;
+  addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string };
+  model: { refitMinLabels: number; refitCheckMs: number };
   bodyLimitBytes: number;
   logLevel: Env['LOG_LEVEL'];
   shutdownGraceMs: number;
@@ -81,6 +91,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlSeconds: e.NTS_CACHE_TTL_SECONDS,
     },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
+    addresses: { directory: e.ADDRESS_DIRECTORY, jusoKey: e.JUSO_CONFM_KEY, jusoBaseUrl: e.JUSO_BASE_URL.replace(/\/+$/, '') },
+    model: { refitMinLabels: e.MODEL_REFIT_MIN_LABELS, refitCheckMs: e.MODEL_REFIT_CHECK_SECONDS * 1000 },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

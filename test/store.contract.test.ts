@@ -18,6 +18,7 @@ const account = (over: Partial<Account> = {}): Account => ({
 });
 
 const t = (iso: string): string => new Date(iso).toISOString();
+const m = (version: string, createdAt: string): ModelParams => ({ version, kind: 'global', intercept: -3, weights: { status_closed: 3 }, trainedOn: 10, createdAt });
 
 const record = (bno: string, cd: NtsRecord['b_stt_cd'] = '01'): NtsRecord => ({
   b_no: bno, b_stt: cd === '01' ? '계속사업자' : '', b_stt_cd: cd, tax_type: '부가가치세 일반과세자', tax_type_cd: '01',
@@ -151,7 +152,7 @@ describeEachStore('store contract', (kind) => {
     const b = account();
     await store.createAccount(a);
     await store.createAccount(b);
-    const before = await store.countLabels();
+    const labelsBefore = await store.countLabels();
     const label = (over: Partial<LabelRecord>): LabelRecord => ({
       accountId: a.id, jobId: 'job_1', rowId: 1, bno: '1248100998', addressKey: 'bld_1', bounced: true, reason: '수취인 불명',
       features: { status_closed: 1 }, modelVersion: 'prior-test', at: new Date().toISOString(), ...over,
@@ -161,7 +162,9 @@ describeEachStore('store contract', (kind) => {
     await store.putLabel(label({ rowId: 2, bno: '2208162517', addressKey: 'bld_1', bounced: true }));
     await store.putLabel(label({ rowId: 3, bno: '1248100998', addressKey: null, bounced: true }));
     await store.putLabel(label({ accountId: b.id, rowId: 1, bounced: true }));
-    assert.equal(await store.countLabels(), before + 4);
+    assert.equal(await store.countLabels(), labelsBefore + 4);
+    assert.equal(await store.countLabels('2999-01-01T00:00:00.000Z'), 0);
+    assert.ok((await store.countLabels('2000-01-01T00:00:00.000Z')) >= 4);
     assert.deepEqual(await store.labelCounts(a.id, '1248100998', 'bld_1'), { bizBounced: 1, bizDelivered: 1, addressBounced: 1, addressDelivered: 1 });
     assert.deepEqual(await store.labelCounts(a.id, '1248100998', null), { bizBounced: 1, bizDelivered: 1, addressBounced: 0, addressDelivered: 0 });
     assert.deepEqual(await store.labelCounts(b.id, '2208162517', null), { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 });
@@ -174,7 +177,6 @@ describeEachStore('store contract', (kind) => {
     const a = account();
     await store.createAccount(a);
     assert.equal(await store.latestModel(), null);
-    const m = (version: string, createdAt: string): ModelParams => ({ version, kind: 'global', intercept: -3, weights: { status_closed: 3 }, trainedOn: 10, createdAt });
     await store.saveModel(m('g-1', '2026-11-01T00:00:00.000Z'));
     await store.saveModel(m('g-2', '2026-11-02T00:00:00.000Z'));
     await store.saveModel({ ...m('g-1', '2026-11-03T00:00:00.000Z'), intercept: 9 }); // a version is never rewritten

@@ -1,5 +1,5 @@
 // Assembles the HTTP application from its parts. Nothing here knows SQL or business rules.
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { Quota } from '../accounts/quota.ts';
 import type { StatusService } from '../registry/types.ts';
 import type { Store } from '../store/store.ts';
+import type { AssessService } from '../verification/assess-service.ts';
 import { VerifyService } from '../verification/verify-service.ts';
 import { installApiKeyAuth } from './auth.ts';
 import { healthRoutes } from './health.ts';
@@ -17,8 +18,9 @@ import { verifyRoutes } from './verify.ts';
 export interface AppDeps {
   store: Store;
   status: StatusService;
+  assess: AssessService;
   bodyLimitBytes: number;
-  logLevel: string;
+  log: FastifyBaseLogger;
   now?: () => Date;
 }
 
@@ -46,7 +48,7 @@ class OneLineRequestLog extends LogController {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: { level: deps.logLevel },
+    loggerInstance: deps.log,
     bodyLimit: deps.bodyLimitBytes,
     // a caller's X-Request-Id is kept when it is sane, so their logs and ours line up
     genReqId: (req) => {
@@ -80,7 +82,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const quota = new Quota(deps.store, deps.now);
-  const verify = new VerifyService(deps.status, quota);
+  const verify = new VerifyService(deps.status, quota, deps.assess, deps.now);
   await app.register(healthRoutes(deps.store, deps.status));
   // the authenticated API: every route registered inside this scope needs a key and a plan with API access
   await app.register(async (api) => {

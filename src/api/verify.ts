@@ -48,6 +48,28 @@ export const VerifyResult = Type.Object({
   cached: Type.Boolean({ description: 'answered from the shared cache' }),
   stale: Type.Boolean({ description: 'a cached answer past its freshness, used because the upstream is down (not charged)' }),
   model_version: Nullable(Type.String(), 'version of the bounce model used'),
+  address: Type.Union(
+    [
+      Type.Object({
+        quality: Type.String({ description: 'exact | corrected | ambiguous | not_found | unavailable (directory down)' }),
+        changes: Type.Array(
+          Type.Object({
+            field: Type.String({ description: 'sido | sigungu | eupmyeondong | road_name | building_number | jibun | zipcode' }),
+            from: Type.Union([Type.String(), Type.Null()]),
+            to: Type.String(),
+          }),
+          { description: 'what the correction changed, component by component' },
+        ),
+        candidates: Type.Integer({ description: 'plausible buildings considered' }),
+        missing_building_number: Type.Boolean(),
+        missing_unit: Type.Boolean(),
+        zip_mismatch: Type.Boolean(),
+        outdated_zip: Type.Boolean({ description: 'the input carried a 6-digit postal code (before 2015)' }),
+      }),
+      Type.Null(),
+    ],
+    { description: 'address analysis; null unless name and address were sent' },
+  ),
 });
 
 export function verifyRoutes(service: VerifyService): FastifyPluginAsyncTypebox {

@@ -2,6 +2,7 @@
 // store (the same DATA_DIR / DATABASE_URL the server uses). Results are JSON on stdout.
 import { parseArgs } from 'node:util';
 import { createAccount, issueKey, parsePlan, revokeKey, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
+import { importAddressDb } from '../addresses/address-db-import.ts';
 import { ConfigError, loadConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
 import { openStore } from '../store/open.ts';
@@ -15,10 +16,11 @@ const USAGE = `usage: bizcheck <command> [options]
   keys create --account A                   issue another API key (shown once)
   keys list --account A                     keys by prefix, with created/last-used/revoked times
   keys revoke --key-prefix P                revoke a key, e.g. --key-prefix bzk_Ab3dE9xQ
+  addresses import DIR                      load the official 도로명주소 DB text files (CP949, *.txt) in DIR
 
 The store is chosen like the server's: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded).`;
 
-type Handler = (store: Store, opts: Record<string, string | undefined>) => Promise<unknown>;
+type Handler = (store: Store, opts: Record<string, string | undefined>, args: string[]) => Promise<unknown>;
 
 function need(opts: Record<string, string | undefined>, name: string): string {
   const v = opts[name];
@@ -54,6 +56,24 @@ const COMMANDS: Record<string, Handler> = {
     const keys = await store.listApiKeys(accountId);
     return keys.map((k) => ({ prefix: k.prefix, created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt }));
   },
+  'addresses import': async (store, _o, args) => {
+    const dir = args[0];
+    if (!dir) throw new UsageError('addresses import needs the folder of the address DB files');
+    const started = Date.now();
+    let lastReport = 0;
+    const result = await importAddressDb(dir, store.addresses, {
+      onProgress: (rows) => {
+        if (Date.now() - lastReport < 1000) return;
+        lastReport = Date.now();
+        process.stderr.write(`\r${rows.toLocaleString('en-US')} rows…`);
+      },
+    }).catch((err: unknown) => {
+      // a missing folder or unreadable file is the operator's to fix: say so without a stack trace
+      throw new AppError('bad_request', err instanceof Error ? err.message : String(err));
+    });
+    process.stderr.write('\n');
+    return { ...result, seconds: Math.round((Date.now() - started) / 100) / 10, directory_rows: await store.addresses.count() };
+  },
   'keys revoke': async (store, o) => {
     const k = await revokeKey(store, need(o, 'key-prefix'));
     return { prefix: k.prefix, account_id: k.accountId, revoked_at: k.revokedAt };
@@ -81,7 +101,7 @@ async function run(argv: string[]): Promise<number> {
   }
   const store = await openStore(loadConfig().store);
   try {
-    const out = await handler(store, values as Record<string, string | undefined>);
+    const out = await handler(store, values as Record<string, string | undefined>, positionals.slice(2));
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   } finally {

@@ -3,6 +3,7 @@
 import { entityKindOf, type EntityKind } from './bizno.ts';
 import type { Locale } from './locale.ts';
 import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
+import type { AddressChange, MatchQuality } from './address/types.ts';
 
 export type BizStatus = 'active' | 'suspended' | 'closed' | 'unregistered' | 'invalid' | 'unknown';
 
@@ -36,6 +37,17 @@ export interface NtsDetail {
   invoice_apply_dt: string | null;
 }
 
+/** The address analysis returned with an assessed result, component by component. */
+export interface AddressReport {
+  quality: MatchQuality | 'unavailable';
+  changes: AddressChange[];
+  candidates: number;
+  missing_building_number: boolean;
+  missing_unit: boolean;
+  zip_mismatch: boolean;
+  outdated_zip: boolean;
+}
+
 export interface Verification {
   b_no: string;
   biz_status: BizStatus;
@@ -55,6 +67,8 @@ export interface Verification {
   cached: boolean;
   stale: boolean;
   model_version: string | null;
+  /** null unless an address was assessed */
+  address: AddressReport | null;
 }
 
 const STATUS_TEXT: Record<Locale, Record<Exclude<BizStatus, 'invalid' | 'unknown'>, string>> = {
@@ -130,5 +144,6 @@ export function buildVerification(bno: string, answer: StatusAnswer | null, opts
     cached: answer?.fromCache ?? false,
     stale: answer?.stale ?? false,
     model_version: null,
+    address: null,
   };
 }

@@ -1,18 +1,28 @@
 // Wires the service together from a Config: store, registry, HTTP. The only place that knows
 // every concrete implementation.
 import type { FastifyInstance } from 'fastify';
+import { pino } from 'pino';
 import type { Config } from '../config.ts';
 import { buildApp } from '../api/app.ts';
 import { createRegistry, createStatusService } from '../registry/status-service.ts';
 import type { StatusService } from '../registry/types.ts';
 import { withAuthCache } from '../store/auth-cache.ts';
 import { openStore } from '../store/open.ts';
+import { createAddressService } from '../addresses/address-service.ts';
+import type { AddressDirectory } from '../domain/address/types.ts';
+import { ModelRefitter } from '../jobs/model-refit.ts';
+import { ModelProvider } from '../model/model-provider.ts';
+import { AssessService } from '../verification/assess-service.ts';
+import { chooseDirectory } from './addresses.ts';
 import type { Store } from '../store/store.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
   store: Store;
   status: StatusService;
+  models: ModelProvider;
+  refitter: ModelRefitter;
+  directory: AddressDirectory;
   url: string;
   /** Stops taking requests, lets in-flight ones finish (up to the grace period), then closes everything. */
   stop(): Promise<void>;
@@ -20,6 +30,7 @@ export interface RunningServer {
 
 export async function startServer(config: Config, opts: { now?: () => Date } = {}): Promise<RunningServer> {
   const now = opts.now ?? (() => new Date());
+  const log = pino({ level: config.logLevel });
   const store = withAuthCache(await openStore(config.store), { ttlMs: config.authCacheTtlMs });
   const registry = createRegistry({
     serviceKey: config.nts.serviceKey,
@@ -28,13 +39,25 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     concurrency: config.nts.concurrency,
   });
   const status = createStatusService({ registry, cache: store, ttlSeconds: config.nts.cacheTtlSeconds, now });
-  const app = await buildApp({ store, status, bodyLimitBytes: config.bodyLimitBytes, logLevel: config.logLevel, now });
+  const directory = await chooseDirectory(config.addresses, store);
+  const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
+  const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
+  const app = await buildApp({ store, status, assess, bodyLimitBytes: config.bodyLimitBytes, log, now });
+  const refitter = new ModelRefitter({
+    store,
+    provider: models,
+    minNewLabels: config.model.refitMinLabels,
+    checkEveryMs: config.model.refitCheckMs,
+    now,
+    log,
+  });
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    await Promise.allSettled([app.close(), status.close(), store.close()]);
+    await Promise.allSettled([app.close(), status.close(), directory.close(), store.close()]);
     throw err;
   }
+  refitter.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
@@ -43,8 +66,9 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     (stopping ??= (async () => {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([app.close(), grace]);
-      await status.close();
+      await refitter.stop();
+      await Promise.allSettled([status.close(), directory.close()]);
       await store.close();
     })());
-  return { app, store, status, url: `http://${host}:${port}`, stop };
+  return { app, store, status, models, refitter, directory, url: `http://${host}:${port}`, stop };
 }

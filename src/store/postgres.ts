@@ -4,6 +4,8 @@
 import pg from 'pg';
 import type { PlanName } from '../domain/plans.ts';
 import type { CachedStatus, NtsRecord } from '../registry/types.ts';
+import type { AddressStore } from './address-store.ts';
+import { PostgresAddressStore } from './addresses-postgres.ts';
 import { loadMigrations } from './migrations.ts';
 import { iso, toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
@@ -26,6 +28,7 @@ export class PostgresStore implements Store {
   readonly kind = 'postgres';
   readonly #pool: pg.Pool;
   readonly #schema: string | undefined;
+  readonly addresses: AddressStore;
 
   constructor(opts: PostgresOptions) {
     this.#schema = opts.schema;
@@ -40,6 +43,7 @@ export class PostgresStore implements Store {
     });
     // an idle client that loses its connection must not crash the process
     this.#pool.on('error', () => {});
+    this.addresses = new PostgresAddressStore(this.#pool);
   }
 
   async #one(sql: string, params: unknown[] = []): Promise<Row | undefined> {
@@ -226,7 +230,8 @@ export class PostgresStore implements Store {
     return { bizBounced: Number(r?.bb ?? 0), bizDelivered: Number(r?.bd ?? 0), addressBounced: Number(r?.ab ?? 0), addressDelivered: Number(r?.ad ?? 0) };
   }
 
-  async countLabels(): Promise<number> {
+  async countLabels(since?: string): Promise<number> {
+    if (since) return Number((await this.#one('SELECT count(*)::int AS n FROM labels WHERE updated_at > $1', [since]))?.n ?? 0);
     return Number((await this.#one('SELECT count(*)::int AS n FROM labels'))?.n ?? 0);
   }
 

@@ -6,6 +6,8 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PlanName } from '../domain/plans.ts';
 import type { CachedStatus, NtsRecord } from '../registry/types.ts';
+import type { AddressStore } from './address-store.ts';
+import { SqliteAddressStore } from './addresses-sqlite.ts';
 import { loadMigrations } from './migrations.ts';
 import { toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
@@ -17,6 +19,7 @@ export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly #db: DatabaseSync;
   readonly #stmts = new Map<string, StatementSync>();
+  readonly addresses: AddressStore;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -27,6 +30,7 @@ export class SqliteStore implements Store {
       PRAGMA busy_timeout = 5000;
       PRAGMA foreign_keys = ON;
     `);
+    this.addresses = new SqliteAddressStore(this.#db);
   }
 
   /** Statements are prepared once and reused: preparing dominates the cost of small queries. */
@@ -196,7 +200,8 @@ export class SqliteStore implements Store {
     return { bizBounced: Number(r.bb), bizDelivered: Number(r.bd), addressBounced: Number(r.ab), addressDelivered: Number(r.ad) };
   }
 
-  async countLabels(): Promise<number> {
+  async countLabels(since?: string): Promise<number> {
+    if (since) return Number((this.#q('SELECT count(*) AS n FROM labels WHERE updated_at > ?').get(since) as Row).n);
     return Number((this.#q('SELECT count(*) AS n FROM labels').get() as Row).n);
   }
 

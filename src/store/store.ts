@@ -3,6 +3,7 @@
 import type { PlanName } from '../domain/plans.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 import type { StatusCache } from '../registry/types.ts';
+import type { AddressStore } from './address-store.ts';
 
 export interface Account {
   id: string;
@@ -62,6 +63,8 @@ export type Reservation = { granted: true; used: number } | { granted: false; us
 
 export interface Store extends StatusCache {
   readonly kind: 'sqlite' | 'postgres';
+  /** the imported 도로명주소 directory (address_directory table) */
+  readonly addresses: AddressStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   ping(): Promise<void>;
@@ -101,7 +104,8 @@ export interface Store extends StatusCache {
   putLabel(label: LabelRecord): Promise<{ replaced: boolean }>;
   /** The account's recorded outcomes for a business number and for an address. */
   labelCounts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts>;
-  countLabels(): Promise<number>;
+  /** Labels recorded or changed after `since` (ISO), or all of them. */
+  countLabels(since?: string): Promise<number>;
   /** The most recently recorded labels, at most `limit`, for refitting. */
   labelsForFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]>;
   saveModel(params: ModelParams): Promise<void>;

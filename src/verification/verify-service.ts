@@ -7,6 +7,7 @@ import { AppError } from '../errors.ts';
 import type { StatusService } from '../registry/types.ts';
 import type { Account } from '../store/store.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
+import type { AssessService } from './assess-service.ts';
 
 export interface VerifyInput {
   b_no: string;
@@ -25,13 +26,26 @@ const UPSTREAM_RETRY_AFTER_S = 30;
 export class VerifyService {
   readonly #status: StatusService;
   readonly #quota: Quota;
+  readonly #assess: AssessService;
+  readonly #now: () => Date;
 
-  constructor(status: StatusService, quota: Quota) {
+  constructor(status: StatusService, quota: Quota, assess: AssessService, now: () => Date = () => new Date()) {
     this.#status = status;
     this.#quota = quota;
+    this.#assess = assess;
+    this.#now = now;
   }
 
   async verify(account: Account, input: VerifyInput, locale: Locale): Promise<VerifyOutcome> {
+    const outcome = await this.#lookup(account, input, locale);
+    const name = input.name?.trim();
+    if (!name) return outcome;
+    // with a name, the mailing-risk assessment fills the rest of the result
+    const assessed = await this.#assess.assess(account, outcome.result, { name, address: input.address }, locale, this.#now());
+    return { ...outcome, result: { ...outcome.result, ...assessed.fields, address: assessed.address } };
+  }
+
+  async #lookup(account: Account, input: VerifyInput, locale: Locale): Promise<VerifyOutcome> {
     if (!hasValidCheckDigit(input.b_no)) {
       return { result: buildVerification(input.b_no, null, { invalid: true, locale }), quota: await this.#quota.current(account) };
     }

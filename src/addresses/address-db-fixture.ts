@@ -1,0 +1,126 @@
+// Generates 주소DB-style lines (24 '|'-separated columns, CP949) for tests and import benchmarks.
+// Deterministic for a seed, and streamed to disk, so a million-line file costs no more memory
+// than a ten-line one.
+
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
+import iconv from 'iconv-lite';
+import type { DirectoryEntry } from '../domain/address/types.ts';
+import { roadAddressOf } from './address-db-import.ts';
+
+/** Columns the DirectoryEntry does not carry; the generator makes plausible ones up. */
+export interface LineExtras {
+  legalDongCode?: string;
+  roadCode?: string;
+  adminDongCode?: string;
+  adminDongName?: string;
+  effectiveDate?: string;
+  apartment?: boolean;
+  /** 건축물대장건물명; 시군구용건물명 is the entry's buildingName */
+  registerBuildingName?: string;
+}
+
+/** One line in the file layout (the inverse of parseAddressDbLine). */
+export function addressDbLine(e: DirectoryEntry, x: LineExtras = {}): string {
+  return [
+    e.buildingId, x.legalDongCode ?? e.buildingId.slice(0, 10), e.sido, e.sigungu, e.eupmyeondong, e.ri,
+    e.jibunMountain ? '1' : '0', String(e.jibunMain), String(e.jibunSub), x.roadCode ?? '116803122010', e.roadName,
+    e.underground ? '1' : '0', String(e.buildingMain), String(e.buildingSub), x.adminDongCode ?? e.buildingId.slice(0, 10),
+    x.adminDongName ?? e.eupmyeondong, e.zipcode, '', x.effectiveDate ?? '20240101', x.apartment ? '1' : '0', '',
+    x.registerBuildingName ?? e.buildingName, e.buildingName, '',
+  ].join('|');
+}
+
+/** mulberry32: tiny and seedable, so a fixture is the same on every machine. */
+function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+// 시도, its code, and some of its 시군구: urban ones have 동, the 도 have 읍/면 with 리
+const AREAS: readonly { sido: string; code: string; sigungu: readonly string[]; rural: boolean }[] = [
+  { sido: '서울특별시', code: '11', sigungu: ['강남구', '서초구', '종로구', '마포구', '송파구', '관악구'], rural: false },
+  { sido: '부산광역시', code: '26', sigungu: ['해운대구', '부산진구', '동래구', '사하구'], rural: false },
+  { sido: '인천광역시', code: '28', sigungu: ['연수구', '남동구', '부평구'], rural: false },
+  { sido: '경기도', code: '41', sigungu: ['수원시 영통구', '성남시 분당구', '고양시 일산동구', '양평군', '가평군'], rural: true },
+  { sido: '강원특별자치도', code: '51', sigungu: ['춘천시', '홍천군', '평창군'], rural: true },
+  { sido: '전북특별자치도', code: '52', sigungu: ['전주시 완산구', '완주군'], rural: true },
+  { sido: '경상남도', code: '48', sigungu: ['창원시 성산구', '거제시', '함안군'], rural: true },
+  { sido: '세종특별자치시', code: '36', sigungu: [''], rural: false },
+];
+const SYLLABLES = ['가', '남', '대', '동', '명', '문', '봉', '산', '서', '성', '수', '신', '양', '연', '영', '원', '월', '장', '중', '진', '천', '청', '평', '한', '화', '흥'];
+const BUILDING_WORDS = ['타워', '빌딩', '프라자', '아파트', '오피스텔', '센터', '빌라', '상가'];
+
+/** Entries for a fixture: index i always yields the same building for a given seed. */
+export function* generateEntries(count: number, opts: { seed?: number; firstIndex?: number } = {}): Generator<DirectoryEntry> {
+  const random = seededRandom(opts.seed ?? 1);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
+  const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
+  const word = (n: number): string => Array.from({ length: n }, () => pick(SYLLABLES)).join('');
+  const start = opts.firstIndex ?? 0;
+  for (let i = start; i < start + count; i++) {
+    const area = pick(AREAS);
+    const sigunguNo = int(0, area.sigungu.length - 1);
+    const rural = area.rural && random() < 0.5;
+    const eupmyeondong = rural ? `${word(2)}${random() < 0.3 ? '읍' : '면'}` : `${word(2)}${random() < 0.2 ? `${int(1, 5)}가` : ''}동`;
+    const roadName = random() < 0.4 ? `${word(2)}로${int(1, 60)}번길` : `${word(int(2, 3))}${random() < 0.7 ? '로' : '길'}`;
+    const legalDongCode = `${area.code}${String(110 + sigunguNo * 30).padStart(3, '0')}${String(int(101, 399)).padStart(5, '0')}`;
+    const named = random() < 0.25;
+    const entry: DirectoryEntry = {
+      // 법정동코드 + a running number: unique across the fixture, and 25 digits like the real one
+      buildingId: `${legalDongCode}${String(i).padStart(15, '0')}`,
+      zipcode: `${area.code.slice(0, 1)}${String(int(0, 9999)).padStart(4, '0')}`,
+      sido: area.sido,
+      sigungu: area.sigungu[sigunguNo] ?? '',
+      eupmyeondong,
+      ri: rural ? `${word(2)}리` : '',
+      roadName,
+      underground: random() < 0.01,
+      buildingMain: int(1, 600),
+      buildingSub: random() < 0.7 ? 0 : int(1, 40),
+      jibunMountain: random() < 0.03,
+      jibunMain: int(1, 2000),
+      jibunSub: random() < 0.5 ? 0 : int(1, 60),
+      buildingName: named ? `${word(2)}${pick(BUILDING_WORDS)}` : '',
+      roadAddress: '',
+    };
+    // the file has no such column: this is what the import derives from the others
+    entry.roadAddress = roadAddressOf(entry.sido, entry.sigungu, entry.roadName, entry.underground, entry.buildingMain, entry.buildingSub);
+    yield entry;
+  }
+}
+
+export interface FixtureOptions {
+  seed?: number;
+  firstIndex?: number;
+  /** extra raw lines (malformed ones, say), written as they are after the generated ones */
+  extraLines?: readonly string[];
+  /** CRLF like files edited on Windows; the import must not care */
+  crlf?: boolean;
+}
+
+/** Writes `count` generated lines (then any extra lines) to `file` in CP949. */
+export async function writeAddressDbFixture(file: string, count: number, opts: FixtureOptions = {}): Promise<void> {
+  const eol = opts.crlf ? '\r\n' : '\n';
+  async function* encoded(): AsyncGenerator<Buffer> {
+    let chunk: string[] = [];
+    for (const e of generateEntries(count, opts)) {
+      chunk.push(addressDbLine(e) + eol);
+      // encoding a few thousand lines at a time keeps iconv calls few and the buffer small
+      if (chunk.length >= 5_000) {
+        yield iconv.encode(chunk.join(''), 'cp949');
+        chunk = [];
+      }
+    }
+    for (const line of opts.extraLines ?? []) chunk.push(line + eol);
+    if (chunk.length > 0) yield iconv.encode(chunk.join(''), 'cp949');
+  }
+  // pipeline waits for the disk (drain) and closes the file on error too
+  await pipeline(encoded(), createWriteStream(file));
+}

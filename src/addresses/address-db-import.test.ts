@@ -1,0 +1,135 @@
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import iconv from 'iconv-lite';
+import type { DirectoryEntry } from '../domain/address/types.ts';
+import type { AddressStore } from '../store/address-store.ts';
+import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
+import { addressDbLine, generateEntries, writeAddressDbFixture } from './address-db-fixture.ts';
+import { ADDRESS_DB_COLUMNS, importAddressDb, parseAddressDbLine } from './address-db-import.ts';
+
+const T = { timeout: 60_000 };
+
+const SPECIAL: DirectoryEntry = {
+  buildingId: '4183025021101230004000099', zipcode: '12554', sido: '경기도', sigungu: '양평군', eupmyeondong: '양평읍', ri: '양근리',
+  roadName: '양평시장길', underground: true, buildingMain: 12, buildingSub: 3, jibunMountain: true, jibunMain: 45, jibunSub: 6,
+  buildingName: '양평물맑은시장', roadAddress: '경기도 양평군 양평시장길 지하 12-3',
+};
+const SEJONG: DirectoryEntry = {
+  buildingId: '3611011000100010000000077', zipcode: '30103', sido: '세종특별자치시', sigungu: '', eupmyeondong: '어진동', ri: '',
+  roadName: '한누리대로', underground: false, buildingMain: 2130, buildingSub: 0, jibunMountain: false, jibunMain: 1, jibunSub: 0,
+  buildingName: '', roadAddress: '세종특별자치시 한누리대로 2130',
+};
+const cols = addressDbLine(SPECIAL).split('|');
+const withCol = (i: number, v: string): string => cols.map((c, j) => (j === i ? v : c)).join('|');
+const MALFORMED = [
+  cols.slice(0, 23).join('|'), // a column short
+  `${addressDbLine(SPECIAL)}|extra`, // a column too many
+  withCol(12, '12a'), // 건물본번 not a number
+  withCol(8, '-1'), // 지번부번 negative
+  withCol(11, 'Y'), // 지하여부 not 0/1
+  withCol(16, '1255'), // 기초구역번호 not 5 digits
+  withCol(0, ''), // no 관리번호
+];
+
+describe('parseAddressDbLine', () => {
+  test('24 columns in the documented order; roadAddress derived; 시군구용건물명 is the name', () => {
+    assert.equal(ADDRESS_DB_COLUMNS.length, 24);
+    const line = addressDbLine(SPECIAL, { registerBuildingName: '대장상 이름' });
+    assert.deepEqual(parseAddressDbLine(line), SPECIAL);
+    assert.equal(line.split('|')[21], '대장상 이름');
+  });
+
+  test('세종 (no 시군구) has no double space', () => {
+    assert.deepEqual(parseAddressDbLine(addressDbLine(SEJONG)), SEJONG);
+  });
+
+  test('malformed lines are refused', () => {
+    for (const line of MALFORMED) assert.equal(parseAddressDbLine(line), null, line);
+  });
+});
+
+describe('importAddressDb input handling', () => {
+  test('a DIR without *.txt files is an error, not an empty import', T, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
+    try {
+      writeFileSync(path.join(dir, 'readme.md'), 'not an address file');
+      const sink = { upsertEntries: async () => {} } as unknown as AddressStore;
+      await assert.rejects(importAddressDb(dir, sink), /no \*\.txt address files/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('a failing store fails the import, and reading stops', T, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
+    try {
+      await writeAddressDbFixture(path.join(dir, 'rnaddrkor_big.txt'), 20_000);
+      let calls = 0;
+      const sink = { upsertEntries: async () => { calls++; throw new Error('disk full'); } } as unknown as AddressStore;
+      await assert.rejects(importAddressDb(dir, sink), /disk full/);
+      assert.ok(calls <= 2, `stopped after the first failed batch, not after ${calls}`);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describeEachAddressStore('importAddressDb', (kind) => {
+  let db: OpenAddressStore;
+  let dir: string;
+  const GENERATED = 2_500;
+  const seoul = [...generateEntries(GENERATED, { seed: 11 })];
+  const gyeonggi = [...generateEntries(300, { seed: 12, firstIndex: GENERATED })];
+  before(async () => {
+    db = await openAddressStore(kind);
+    dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
+    await writeAddressDbFixture(path.join(dir, 'rnaddrkor_seoul.txt'), GENERATED, { seed: 11, extraLines: ['', ...MALFORMED] });
+    // CRLF, and the special lines at the end of the file with no final newline
+    await writeAddressDbFixture(path.join(dir, 'rnaddrkor_gyeonggi.txt'), 300, { seed: 12, firstIndex: GENERATED, crlf: true });
+    const tail = iconv.encode(`${addressDbLine(SPECIAL)}\r\n${addressDbLine(SEJONG)}`, 'cp949');
+    writeFileSync(path.join(dir, 'rnaddrkor_gyeonggi.txt'), tail, { flag: 'a' });
+    writeFileSync(path.join(dir, 'layout.hwp'), 'ignored: not .txt');
+  });
+  after(async () => {
+    await db.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  test('the fixture really is CP949, not UTF-8', T, () => {
+    const bytes = readFileSync(path.join(dir, 'rnaddrkor_seoul.txt'));
+    assert.equal(bytes.includes(Buffer.from('특별시', 'utf8')), false);
+    assert.ok(bytes.includes(iconv.encode('특별시', 'cp949')));
+  });
+
+  test('every well-formed line is stored; malformed ones are counted', T, async () => {
+    const progress: number[] = [];
+    const result = await importAddressDb(dir, db.store, { onProgress: (n) => progress.push(n) });
+    assert.deepEqual(result, { files: 2, rows: GENERATED + 300 + 2, skipped: MALFORMED.length });
+    assert.equal(await db.store.count(), GENERATED + 302);
+    assert.ok(progress.length >= 2);
+    assert.deepEqual(progress, progress.toSorted((a, b) => a - b));
+    assert.equal(progress.at(-1), result.rows);
+  });
+
+  test('지하 and 산 flags, 리, and 세종 come through', T, async () => {
+    assert.deepEqual(await db.store.findByRoad('양평군', '양평시장길', 12, 3, 5), [SPECIAL]);
+    assert.deepEqual(await db.store.findByJibun('경기도', '양평군', '양근리', 45, 6, 5), [SPECIAL]);
+    assert.deepEqual(await db.store.findByRoadName('한누리대로', '세종특별자치시', 5), [SEJONG]);
+  });
+
+  test('generated rows read back equal to what was generated (CRLF file included)', T, async () => {
+    for (const e of [seoul[0]!, seoul[GENERATED - 1]!, gyeonggi[0]!, gyeonggi[299]!]) {
+      const found = await db.store.findByRoad(e.sigungu || null, e.roadName, e.buildingMain, e.buildingSub, 50);
+      assert.deepEqual(found.find((f) => f.buildingId === e.buildingId), e);
+    }
+  });
+
+  test('importing again changes nothing', T, async () => {
+    const result = await importAddressDb(dir, db.store);
+    assert.equal(result.rows, GENERATED + 302);
+    assert.equal(await db.store.count(), GENERATED + 302);
+  });
+});

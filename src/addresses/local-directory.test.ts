@@ -1,0 +1,96 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
+import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
+import { LocalDirectory } from './local-directory.ts';
+
+const T = { timeout: 30_000 };
+
+const entry = (over: Partial<DirectoryEntry>): DirectoryEntry => ({
+  buildingId: '1168010100107370000000001', zipcode: '06236', sido: '서울특별시', sigungu: '강남구', eupmyeondong: '역삼동',
+  ri: '', roadName: '테헤란로', underground: false, buildingMain: 152, buildingSub: 0, jibunMountain: false, jibunMain: 737,
+  jibunSub: 0, buildingName: '강남파이낸스센터', roadAddress: '서울특별시 강남구 테헤란로 152', ...over,
+});
+const GFC = entry({});
+const NEXT_DOOR = entry({ buildingId: '1168010100107380000000002', buildingMain: 154, jibunMain: 738, buildingName: '', roadAddress: '서울특별시 강남구 테헤란로 154' });
+const GFC_UNDER = entry({ buildingId: '1168010100107370000000003', underground: true, buildingName: '', roadAddress: '서울특별시 강남구 테헤란로 지하 152' });
+const LOT_SUB = entry({ buildingId: '1168010100107370001000004', buildingMain: 150, jibunSub: 1, buildingName: '', roadAddress: '서울특별시 강남구 테헤란로 150' });
+const BUSAN = entry({ buildingId: '2635010500100010000000005', sido: '부산광역시', sigungu: '해운대구', eupmyeondong: '우동', jibunMain: 5, buildingName: '', roadAddress: '부산광역시 해운대구 테헤란로 152' });
+const RURAL = entry({
+  buildingId: '4183025021101230000000006', zipcode: '12554', sido: '경기도', sigungu: '양평군', eupmyeondong: '양평읍', ri: '양근리',
+  roadName: '중앙로', buildingMain: 7, jibunMain: 123, jibunMountain: true, buildingName: '', roadAddress: '경기도 양평군 중앙로 7',
+});
+
+const parsed = (p: Partial<ParsedAddress>): ParsedAddress => ({
+  raw: '', sido: null, sigungu: null, eupmyeondong: null, road: null, roadNameOnly: null, jibun: null, detail: null,
+  unit: null, buildingName: null, zipcode: null, form: 'unknown', ...p,
+});
+const road = (name: string, main: number, sub = 0, underground = false) => ({ name, main, sub, underground });
+const jibun = (dong: string, main: number, sub = 0, mountain = false) => ({ dong, main, sub, mountain });
+const ids = (es: DirectoryEntry[]): string[] => es.map((e) => e.buildingId);
+
+describeEachAddressStore('LocalDirectory', (kind) => {
+  let db: OpenAddressStore;
+  let dir: LocalDirectory;
+  before(async () => {
+    db = await openAddressStore(kind);
+    await db.store.upsertEntries([GFC, NEXT_DOOR, GFC_UNDER, LOT_SUB, BUSAN, RURAL]);
+    dir = new LocalDirectory(db.store);
+  });
+  after(async () => {
+    await dir.close();
+    await db.close();
+  });
+
+  test('road form in its 시군구: the building, the one above ground first', T, async () => {
+    assert.equal(dir.source, 'local');
+    assert.deepEqual(ids(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', road: road('테헤란로', 152) }))), [GFC.buildingId, GFC_UNDER.buildingId]);
+    assert.deepEqual(ids(await dir.find(parsed({ sigungu: '강남구', road: road('테헤란로', 152, 0, true) }))), [GFC_UNDER.buildingId, GFC.buildingId]);
+  });
+
+  test('without a 시군구 the 시도 keeps other cities out', T, async () => {
+    assert.deepEqual(ids(await dir.find(parsed({ sido: '부산광역시', road: road('테헤란로', 152) }))), [BUSAN.buildingId]);
+  });
+
+  test('a wrong 시군구 still finds the number within the 시도', T, async () => {
+    assert.deepEqual(ids(await dir.find(parsed({ sido: '서울특별시', sigungu: '서초구', road: road('테헤란로', 152) }))), [GFC.buildingId, GFC_UNDER.buildingId]);
+  });
+
+  test('a wrong number falls back to the road in the 시도', T, async () => {
+    const found = await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', road: road('테헤란로', 999) }));
+    assert.deepEqual(new Set(ids(found)), new Set([GFC.buildingId, NEXT_DOOR.buildingId, GFC_UNDER.buildingId, LOT_SUB.buildingId]));
+    const nameOnly = await dir.find(parsed({ sido: '부산광역시', roadNameOnly: '테헤란로' }));
+    assert.deepEqual(ids(nameOnly), [BUSAN.buildingId]);
+  });
+
+  test('jibun form, by 동 or 리; 산 preferred when asked for', T, async () => {
+    assert.deepEqual(new Set(ids(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', jibun: jibun('역삼동', 737) })))), new Set([GFC.buildingId, GFC_UNDER.buildingId]));
+    assert.deepEqual(ids(await dir.find(parsed({ sigungu: '양평군', jibun: jibun('양근리', 123, 0, true) }))), [RURAL.buildingId]);
+  });
+
+  test('a lot whose 부번 is wrong falls back to the lot', T, async () => {
+    const found = await dir.find(parsed({ sigungu: '강남구', jibun: jibun('역삼동', 737, 9) }));
+    assert.deepEqual(new Set(ids(found)), new Set([GFC.buildingId, GFC_UNDER.buildingId, LOT_SUB.buildingId]));
+  });
+
+  test('both forms pointing at one building give it once', T, async () => {
+    const found = await dir.find(parsed({ sigungu: '강남구', road: road('테헤란로', 152), jibun: jibun('역삼동', 737) }));
+    assert.deepEqual(ids(found), [GFC.buildingId, GFC_UNDER.buildingId]);
+  });
+
+  test('limit, and nothing searchable', T, async () => {
+    assert.equal((await dir.find(parsed({ sido: '서울특별시', roadNameOnly: '테헤란로' }), 2)).length, 2);
+    assert.deepEqual(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구' })), []);
+    assert.deepEqual(await dir.find(parsed({ sigungu: '강남구', road: road('없는로', 1) })), []);
+  });
+});
+
+test('close() leaves the borrowed store open', T, async () => {
+  const db = await openAddressStore('sqlite');
+  try {
+    await new LocalDirectory(db.store).close();
+    assert.equal(await db.store.count(), 0);
+  } finally {
+    await db.close();
+  }
+});

@@ -1,0 +1,67 @@
+// The sandbox address directory: answers from the SYNTHETIC world of sandbox-data.ts (documented
+// in SANDBOX.md), so the service and its tests run with no juso key and no address DB import.
+// It looks candidates up the way the juso search does — by road and number, else by road name
+// with typos forgiven, and by lot — and orders them with the matcher's own scoring.
+
+import { fitCandidate, roadNameDistance, sigunguAgrees } from '../domain/address/match.ts';
+import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
+import { lotNumber, sandboxWorld, sigunguRoadKey } from './sandbox-data.ts';
+import type { SandboxWorld } from './sandbox-data.ts';
+
+const DEFAULT_LIMIT = 20;
+
+export class SandboxDirectory implements AddressDirectory {
+  readonly source = 'sandbox' as const;
+
+  find(query: ParsedAddress, limit: number = DEFAULT_LIMIT): Promise<DirectoryEntry[]> {
+    return Promise.resolve(findCandidates(sandboxWorld(), query, limit));
+  }
+
+  close(): Promise<void> {
+    return Promise.resolve();
+  }
+}
+
+// 행정동 "역삼1동" is written where the lot belongs to 법정동 "역삼동".
+const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
+
+export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: number = DEFAULT_LIMIT): DirectoryEntry[] {
+  const pool = new Map<string, DirectoryEntry>();
+  const add = (list: readonly DirectoryEntry[] | undefined, keep: (e: DirectoryEntry) => boolean): void => {
+    for (const e of list ?? []) if (keep(e)) pool.set(e.buildingId, e);
+  };
+  const inScope = (e: DirectoryEntry): boolean =>
+    (q.sido === null || e.sido === q.sido) && (q.sigungu === null || sigunguAgrees(q.sigungu, e.sigungu));
+  const numberFits = (e: DirectoryEntry): boolean => q.road === null || e.buildingMain === q.road.main;
+
+  const roadName = q.road?.name ?? q.roadNameOnly;
+  if (roadName !== null) {
+    // the usual case first: the road where the input says it is
+    if (q.sido !== null && (q.sigungu !== null || q.sido === '세종특별자치시')) {
+      add(world.bySigunguRoad.get(sigunguRoadKey(q.sido, q.sigungu ?? '', roadName)), numberFits);
+    }
+    add(world.byRoad.get(roadName), numberFits);
+    // a typo, or a road that is not where the input says: look at similar names too
+    if (![...pool.values()].some(inScope)) {
+      for (const other of world.roadNames) {
+        if (other !== roadName && roadNameDistance(roadName, other) !== null) add(world.byRoad.get(other), numberFits);
+      }
+    }
+  }
+  if (q.jibun !== null) {
+    const { dong, mountain, main, sub } = q.jibun;
+    for (const d of new Set([dong, legalDong(dong)])) add(world.byJibun.get(d)?.get(lotNumber(mountain, main, sub)), () => true);
+  }
+  if (roadName === null && q.jibun === null && q.eupmyeondong !== null && (q.sido !== null || q.sigungu !== null)) {
+    // a 동 without a number: its buildings, so the answer is "which one?" rather than "nowhere"
+    const dong = legalDong(q.eupmyeondong.split(' ').pop()!);
+    add(world.entries, (e) => (e.eupmyeondong === dong || e.ri === dong) && inScope(e));
+  }
+
+  return [...pool.values()]
+    .map((e) => ({ e, fit: fitCandidate(q, e) }))
+    .toSorted((a, b) => Number(b.fit.plausible) - Number(a.fit.plausible) || a.fit.penalty - b.fit.penalty
+      || a.e.roadAddress.localeCompare(b.e.roadAddress, 'ko', { numeric: true }))
+    .slice(0, Math.max(0, limit))
+    .map(({ e }) => e);
+}

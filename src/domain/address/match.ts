@@ -1,0 +1,176 @@
+// Which building did the input mean, and what had to change to get there. Each candidate is
+// compared component by component (Smarty-style): a candidate is plausible when its road and
+// building number (or its lot) fit the input, and every other disagreement costs a penalty. The
+// unique cheapest plausible building is the match; a tie means the input does not say which.
+//
+// Plausible: the road name is the same or a typo of it (roadNameDistance) and the 본번 agrees
+// (or no number was given), or the lot agrees, or — with neither road nor lot — the 동 agrees.
+// Penalties, chosen so a single wrong part loses to the input's own words:
+//   시/도 3 · 시/군/구 2 · 읍/면/동 1 · road-name typo 1 per edit (2 for names of ≤ 3 letters,
+//   where one edit is a different road more often than a typo) · another road, or another 본번
+//   on the same road, 3 · 부번 2 · 지하 1 · lot 1 · postal code 1 (an old 6-digit code: 0, it
+//   cannot be compared). Above 5 a candidate is no longer plausible.
+// Without a building number nothing is fixed, even with one candidate: the letter still lacks it.
+// A part the input left out (시/도, or the 일반구 of "성남시") costs nothing — every candidate
+// lacks it equally — but is listed in `changes`, so the match is "corrected", not "exact".
+
+import type { AddressChange, AddressField, AddressMatch, DirectoryEntry, ParsedAddress } from './types.ts';
+
+const PENALTY = {
+  sido: 3, sigungu: 2, eupmyeondong: 1, otherRoad: 3, buildingSub: 2, underground: 1, jibun: 1, zipcode: 1,
+} as const;
+const MAX_PENALTY = 5;
+
+// missingUnit, approximated: a building whose name says it holds many units (ours or the
+// input's), or an input that mentions one, needs 동/층/호 for the letter to reach its addressee.
+const MULTI_UNIT = /빌딩|타워|센터|아파트|오피스텔|상가|프라자|플라자|빌라|맨션|스퀘어|밸리|지식산업|테크노|벤처|캐슬|타운|[Tt]ower/;
+
+export interface CandidateFit {
+  plausible: boolean;
+  penalty: number;
+  changes: AddressChange[];
+}
+
+/** Levenshtein distance over UTF-16 units; each Hangul syllable is one unit. */
+export function editDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost));
+    }
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+const digits = (s: string): string => s.replace(/\D/g, '');
+
+/**
+ * Edits between a written road name and a directory one when they could be the same road:
+ * at most 1 for names of ≤ 3 letters, 2 otherwise, and the numbers must agree ("45길" and "46길"
+ * are neighbours, not typos). null when they are different roads.
+ */
+export function roadNameDistance(written: string, actual: string): number | null {
+  if (written === actual) return 0;
+  if (digits(written) !== digits(actual)) return null;
+  const limit = written.length <= 3 ? 1 : 2;
+  if (Math.abs(written.length - actual.length) > limit) return null;
+  const d = editDistance(written, actual);
+  return d <= limit ? d : null;
+}
+
+/** "성남시" and "분당구" both point into "성남시 분당구"; "강남구" never into "서초구". */
+export function sigunguAgrees(written: string, actual: string): boolean {
+  return written === actual || actual.startsWith(`${written} `) || actual.endsWith(` ${written}`);
+}
+
+// 행정동 "역삼1동" lies in 법정동 "역삼동"; spreadsheets carry both.
+const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
+
+function dongAgrees(written: string, e: DirectoryEntry): boolean {
+  const w = legalDong(written);
+  return w === legalDong(e.eupmyeondong) || (e.ri !== '' && w === e.ri);
+}
+
+const emdText = (e: DirectoryEntry): string => (e.ri ? `${e.eupmyeondong} ${e.ri}` : e.eupmyeondong);
+const numberText = (underground: boolean, main: number, sub: number): string =>
+  `${underground ? '지하 ' : ''}${main}${sub ? `-${sub}` : ''}`;
+const jibunText = (dong: string, mountain: boolean, main: number, sub: number): string =>
+  `${dong} ${mountain ? '산' : ''}${main}${sub ? `-${sub}` : ''}`;
+
+function missingNumber(p: ParsedAddress): boolean {
+  return p.road === null && p.jibun === null && (p.roadNameOnly !== null || p.eupmyeondong !== null);
+}
+
+/** How well one directory entry fits the input; also used by directories to order candidates. */
+export function fitCandidate(p: ParsedAddress, e: DirectoryEntry): CandidateFit {
+  const changes: AddressChange[] = [];
+  let penalty = 0;
+  const change = (field: AddressField, from: string | null, to: string, cost: number): void => {
+    changes.push({ field, from, to });
+    penalty += cost;
+  };
+
+  if (p.sido === null) change('sido', null, e.sido, 0);
+  else if (p.sido !== e.sido) change('sido', p.sido, e.sido, PENALTY.sido);
+
+  if (p.sigungu === null) {
+    if (e.sigungu !== '') change('sigungu', null, e.sigungu, 0);
+  } else if (p.sigungu !== e.sigungu) {
+    change('sigungu', p.sigungu, e.sigungu, sigunguAgrees(p.sigungu, e.sigungu) ? 0 : PENALTY.sigungu);
+  }
+
+  if (p.eupmyeondong !== null && !p.eupmyeondong.split(' ').every((part) => dongAgrees(part, e))) {
+    change('eupmyeondong', p.eupmyeondong, emdText(e), PENALTY.eupmyeondong);
+  }
+
+  let viaRoad = false;
+  const roadName = p.road?.name ?? p.roadNameOnly;
+  const distance = roadName === null ? null : roadNameDistance(roadName, e.roadName);
+  if (roadName !== null) {
+    if (distance === null) change('road_name', roadName, e.roadName, PENALTY.otherRoad);
+    else if (distance > 0) change('road_name', roadName, e.roadName, distance * (roadName.length <= 3 ? 2 : 1));
+    viaRoad = distance !== null && (p.road === null || p.road.main === e.buildingMain);
+  }
+  if (p.road !== null) {
+    const { underground, main, sub } = p.road;
+    if (main !== e.buildingMain || sub !== e.buildingSub || underground !== e.underground) {
+      // another 본번 on the same road is another building (only its lot can still point here);
+      // on another road the road change already carries the cost
+      const cost = main !== e.buildingMain
+        ? (distance === null ? 0 : PENALTY.otherRoad)
+        : (sub !== e.buildingSub ? PENALTY.buildingSub : 0) + (underground !== e.underground ? PENALTY.underground : 0);
+      change('building_number', numberText(underground, main, sub), numberText(e.underground, e.buildingMain, e.buildingSub), cost);
+    }
+  }
+
+  let viaJibun = false;
+  if (p.jibun !== null) {
+    const j = p.jibun;
+    viaJibun = dongAgrees(j.dong, e) && j.mountain === e.jibunMountain && j.main === e.jibunMain && j.sub === e.jibunSub;
+    if (!viaJibun) {
+      const to = jibunText(e.ri || e.eupmyeondong, e.jibunMountain, e.jibunMain, e.jibunSub);
+      change('jibun', jibunText(j.dong, j.mountain, j.main, j.sub), to, PENALTY.jibun);
+    }
+  }
+
+  if (p.zipcode !== null && p.zipcode.value !== e.zipcode) {
+    change('zipcode', p.zipcode.value, e.zipcode, p.zipcode.outdated ? 0 : PENALTY.zipcode);
+  }
+
+  const viaDong = roadName === null && p.jibun === null && p.eupmyeondong !== null
+    && !changes.some((c) => c.field === 'eupmyeondong');
+  return { plausible: (viaRoad || viaJibun || viaDong) && penalty <= MAX_PENALTY, penalty, changes };
+}
+
+export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]): AddressMatch {
+  const seen = new Set<string>();
+  const plausible: Array<{ entry: DirectoryEntry; fit: CandidateFit }> = [];
+  for (const entry of candidates) {
+    if (seen.has(entry.buildingId)) continue;
+    seen.add(entry.buildingId);
+    const fit = fitCandidate(parsed, entry);
+    if (fit.plausible) plausible.push({ entry, fit });
+  }
+  const best = Math.min(...plausible.map((c) => c.fit.penalty));
+  const top = plausible.filter((c) => c.fit.penalty === best);
+  const noNumber = missingNumber(parsed);
+  const only = top.length === 1 && !noNumber ? top[0]! : null;
+  const saysMultiUnit = MULTI_UNIT.test(parsed.raw) || MULTI_UNIT.test(only?.entry.buildingName ?? '');
+
+  return {
+    quality: only ? (only.fit.changes.length > 0 ? 'corrected' : 'exact') : plausible.length > 0 ? 'ambiguous' : 'not_found',
+    changes: only ? only.fit.changes : [],
+    entry: only ? only.entry : null,
+    candidates: plausible.length,
+    fixedZipcode: only ? only.entry.zipcode : null,
+    fixedAddress: only ? (parsed.detail ? `${only.entry.roadAddress}, ${parsed.detail}` : only.entry.roadAddress) : null,
+    missingBuildingNumber: noNumber,
+    missingUnit: parsed.detail === null && saysMultiUnit,
+    zipMismatch: only !== null && parsed.zipcode !== null && !parsed.zipcode.outdated && parsed.zipcode.value !== only.entry.zipcode,
+    outdatedZip: parsed.zipcode?.outdated === true,
+  };
+}

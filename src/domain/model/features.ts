@@ -1,0 +1,103 @@
+// Turns what is known about one mailing into the named numbers the logistic model weighs.
+// Features are indicators against a reference case (an active, corporate, general-VAT business
+// at an exactly matched address with no history), so every weight reads as "this much more
+// log-odds of a bounce than the reference". Only non-zero features are returned.
+import { isCorporate } from '../bizno.ts';
+import type { FeatureName } from './feature-text.ts';
+import type { AssessmentInput } from './types.ts';
+
+const DAY_MS = 86_400_000;
+/**
+ * Closure recency buckets. Within a year of closing, the owner (for individual businesses the
+ * registered address is often the home) or the landlord usually still takes the mail; after
+ * three years the premises have typically been re-let and mail comes back 수취인 불명. Between
+ * the two the status weight alone applies. The edges are round numbers, not fitted.
+ */
+export const CLOSED_RECENT_DAYS = 365;
+export const CLOSED_OLD_DAYS = 3 * 365 + 1;
+/** Beyond three changed components a correction is a different address; more adds no evidence. */
+export const ADDRESS_CHANGES_CAP = 3;
+
+const STATUS_FEATURE: Record<AssessmentInput['status'], FeatureName | null> = {
+  active: null,
+  suspended: 'status_suspended',
+  closed: 'status_closed',
+  unregistered: 'status_unregistered',
+  unknown: 'status_unknown',
+  invalid: 'status_invalid',
+};
+
+const ADDRESS_FEATURE: Record<AssessmentInput['addressQuality'], FeatureName | null> = {
+  exact: null,
+  corrected: 'address_corrected',
+  ambiguous: 'address_ambiguous',
+  not_found: 'address_not_found',
+  no_address: 'no_address',
+};
+
+/** Days from `from` to `to` (both YYYY-MM-DD), or null when either is not a date. */
+export function daysBetween(from: string, to: string): number | null {
+  const a = Date.parse(`${from}T00:00:00Z`);
+  const b = Date.parse(`${to}T00:00:00Z`);
+  if (!Number.isFinite(a) || !Number.isFinite(b) || !/^\d{4}-\d{2}-\d{2}$/.test(from) || !/^\d{4}-\d{2}-\d{2}$/.test(to)) return null;
+  return Math.round((b - a) / DAY_MS);
+}
+
+const count = (n: number): number => (Number.isFinite(n) && n > 0 ? Math.floor(n) : 0);
+
+/**
+ * log((b+1)/(d+1)): 0 without history or with as many deliveries as bounces, growing slowly
+ * with more evidence either way, so a logistic weight on it acts like a smoothed log-odds ratio
+ * and ten bounces do not count ten times as much as one.
+ */
+export function historyScore(bounced: number, delivered: number): number {
+  return Math.log1p(count(bounced)) - Math.log1p(count(delivered));
+}
+
+export function featurize(input: AssessmentInput): Map<string, number> {
+  const f = new Map<string, number>();
+  const set = (name: FeatureName, value: number | boolean): void => {
+    const v = typeof value === 'boolean' ? (value ? 1 : 0) : value;
+    if (v !== 0 && Number.isFinite(v)) f.set(name, v);
+  };
+
+  const status = STATUS_FEATURE[input.status];
+  if (status) set(status, 1);
+  if (input.status === 'closed' && input.closedOn) {
+    const days = daysBetween(input.closedOn, input.asOf);
+    // a closure dated after asOf (clock or data skew) is as fresh as a closure gets
+    if (days !== null) {
+      set('closed_recent', days <= CLOSED_RECENT_DAYS);
+      set('closed_old', days >= CLOSED_OLD_DAYS);
+    }
+  }
+
+  // 03 과세특례 was the pre-2000 predecessor of 간이과세: the same small-business population
+  set('tax_simplified', input.taxTypeCode === '02' || input.taxTypeCode === '03');
+  set('tax_exempt', input.taxTypeCode === '04');
+  // 'other' (80: apartment management offices and similar) is neither; it stays at the reference
+  set('entity_individual', !isCorporate(input.entityKind) && input.entityKind !== 'other');
+
+  const quality = ADDRESS_FEATURE[input.addressQuality];
+  if (quality) set(quality, 1);
+  const matched = input.addressQuality === 'exact' || input.addressQuality === 'corrected';
+  if (matched) set('address_changes', Math.min(count(input.addressChanges), ADDRESS_CHANGES_CAP));
+  if (input.addressQuality !== 'no_address') {
+    set('missing_building_number', input.missingBuildingNumber);
+    set('missing_unit', input.missingUnit);
+    set('zip_mismatch', input.zipMismatch);
+    set('outdated_zip', input.outdatedZip);
+  }
+
+  // Together these often mean the site itself is gone (redevelopment, demolition), which the
+  // two separate weights may over- or under-state; labels decide, the prior says nothing.
+  set('closed_address_not_found', input.status === 'closed' && input.addressQuality === 'not_found');
+
+  set('name_entity_mismatch', input.name.entityMismatch);
+  set('name_closure_hint', input.name.closureHint);
+
+  const h = input.history;
+  set('biz_history', historyScore(h.bizBounced, h.bizDelivered));
+  set('address_history', historyScore(h.addressBounced, h.addressDelivered));
+  return f;
+}

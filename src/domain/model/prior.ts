@@ -1,0 +1,66 @@
+// The built-in bounce model, used until labels exist and as the centre every refit is pulled
+// towards. Every number is judgement, not a fit: it encodes how Korean business mail fails,
+// written down so that labelled outcomes (fit.ts) can replace it and the eval can measure it.
+// Reference case (all features 0): an active, corporate, general-VAT business at an exactly
+// matched address with a unit, a current postal code and no recorded history.
+import type { FeatureName } from './feature-text.ts';
+import type { ModelParams } from './types.ts';
+
+/** logit(0.03): about 3 in 100 letters to an operating business at a clean address come back */
+export const PRIOR_INTERCEPT = -3.48;
+
+export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
+  // NTS status. Closed and unregistered dominate: there is usually nobody at the address who
+  // accepts the mail. Closed ≈ +3.5 puts a closed business near 50–60 % bounce; unregistered
+  // slightly lower because many are typos of a live number whose address is still right.
+  status_closed: 3.5,
+  status_unregistered: 3.0,
+  // 휴업: the premises often still stand and someone collects mail, but less reliably (~12 %)
+  status_suspended: 1.5,
+  // no answer from NTS: the population mix, whose average risk is about 2.5× the reference
+  status_unknown: 0.8,
+  // a mistyped number says the record is sloppy, not that the address is wrong: mild
+  status_invalid: 1.0,
+  // recency only refines a closure: fresh closures still get mail collected, old ones do not
+  closed_recent: -0.5,
+  closed_old: 0.5,
+  // no judgement either way (redundant causes vs. vanished sites): 0 until labels say otherwise
+  closed_address_not_found: 0,
+  // small, high-churn businesses move and close more often than the general-VAT reference
+  tax_simplified: 0.3,
+  tax_exempt: 0.1,
+  entity_individual: 0.3,
+  // a corrected address usually delivers; every extra changed component makes it less sure
+  // (one change: 0.45 + 0.15 = 0.6)
+  address_corrected: 0.45,
+  address_changes: 0.15,
+  // several candidates: roughly a coin flip on the right building among a few, ×3–4 risk
+  address_ambiguous: 1.2,
+  // no such address in the 도로명 directory: the carrier cannot find it either (~20 % with a clean status)
+  address_not_found: 2.0,
+  // the client keeps its own address, unchecked: a little worse than a verified one
+  no_address: 0.3,
+  missing_building_number: 0.8,
+  // without 동/호 mail to a multi-unit building is often returned 수취인 불명
+  missing_unit: 0.5,
+  zip_mismatch: 0.3,
+  // 6-digit codes still route, but they mark a record not touched since 2015
+  outdated_zip: 0.2,
+  name_entity_mismatch: 0.4,
+  // the customer's own record already says 폐업/청산/(구)
+  name_closure_hint: 1.0,
+  // per unit of log((b+1)/(d+1)): one recorded bounce and nothing delivered ≈ +0.55
+  biz_history: 0.8,
+  address_history: 0.5,
+};
+
+export const PRIOR_VERSION = 'prior-2026.11';
+
+export const PRIOR_MODEL: ModelParams = Object.freeze({
+  version: PRIOR_VERSION,
+  kind: 'prior',
+  intercept: PRIOR_INTERCEPT,
+  weights: Object.freeze({ ...PRIOR_WEIGHTS }),
+  trainedOn: 0,
+  createdAt: '2026-11-01T00:00:00.000Z',
+});

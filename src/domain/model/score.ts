@@ -1,0 +1,88 @@
+// Applies a logistic model and explains the answer: the contributions (baseline, one per
+// non-zero feature, the account's shift) add up to the logit exactly, so the reasons a client
+// reads are the arithmetic that produced the probability.
+import type { Locale } from '../locale.ts';
+import { formatReason } from '../verification.ts';
+import { ACCOUNT_LABEL, accountText, BASELINE_LABEL, baselineText, textOf } from './feature-text.ts';
+import { featurize } from './features.ts';
+import { actionOf, gradeOf } from './grades.ts';
+import type { Assessment, AssessmentInput, Contribution, ModelParams } from './types.ts';
+
+export interface FeatureContribution {
+  feature: string;
+  value: number;
+  /** weight × value: this feature's share of the logit */
+  weight: number;
+}
+
+export interface Score {
+  prob: number;
+  logit: number;
+  /** non-zero feature contributions, in the order the features came; the intercept is not among them */
+  contributions: FeatureContribution[];
+}
+
+export function sigmoid(z: number): number {
+  // two branches keep exp() from overflowing for large |z|
+  if (z >= 0) return 1 / (1 + Math.exp(-z));
+  const e = Math.exp(z);
+  return e / (1 + e);
+}
+
+export function logit(p: number): number {
+  return Math.log(p / (1 - p));
+}
+
+/** The model's weight for a feature; absent (or inherited) keys weigh 0. */
+export function weightOf(model: ModelParams, feature: string): number {
+  return Object.hasOwn(model.weights, feature) ? (model.weights[feature] ?? 0) : 0;
+}
+
+export function score(model: ModelParams, features: ReadonlyMap<string, number>): Score {
+  let z = model.intercept;
+  const contributions: FeatureContribution[] = [];
+  for (const [feature, value] of features) {
+    const weight = weightOf(model, feature) * value;
+    if (weight === 0 || !Number.isFinite(weight)) continue;
+    z += weight;
+    contributions.push({ feature, value, weight });
+  }
+  return { prob: sigmoid(z), logit: z, contributions };
+}
+
+/** Largest |weight| first; the baseline last, because it is the same for every mailing. */
+function byImpact(a: Contribution, b: Contribution): number {
+  const ab = a.label === BASELINE_LABEL ? 1 : 0;
+  const bb = b.label === BASELINE_LABEL ? 1 : 0;
+  return ab - bb || Math.abs(b.weight) - Math.abs(a.weight) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
+}
+
+export function assess(model: ModelParams, input: AssessmentInput, opts: { accountOffset?: number } = {}): Assessment {
+  const s = score(model, featurize(input));
+  const contributions: Contribution[] = s.contributions.map((c) => ({
+    ...textOf(c.feature, { input, value: c.value }),
+    weight: c.weight,
+  }));
+  let z = s.logit;
+  const offset = opts.accountOffset ?? 0;
+  if (offset !== 0 && Number.isFinite(offset)) {
+    z += offset;
+    contributions.push({ label: ACCOUNT_LABEL, weight: offset, text: accountText(), source: 'labels' });
+  }
+  contributions.push({ label: BASELINE_LABEL, weight: model.intercept, text: baselineText(model.version), source: 'model' });
+  contributions.sort(byImpact);
+  const bounceProb = sigmoid(z);
+  const grade = gradeOf(bounceProb);
+  return {
+    bounceProb,
+    grade,
+    action: actionOf({ status: input.status, addressQuality: input.addressQuality, grade }),
+    contributions,
+    modelVersion: model.version,
+  };
+}
+
+/** `[label ±w.ww] text (source)` per contribution, most influential first, baseline last. */
+export function reasonsOf(assessment: Assessment, locale: Locale): string[] {
+  return assessment.contributions.toSorted(byImpact).map((c) => formatReason(c.label, c.weight, c.text[locale], c.source));
+}

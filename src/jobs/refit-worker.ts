@@ -1,0 +1,54 @@
+// Runs a model fit on a worker thread: fitting tens of thousands of labels takes CPU seconds,
+// which must never stall the event loop that answers requests.
+import { parentPort, Worker } from 'node:worker_threads';
+import { fitAccountOffset, fitGlobal } from '../domain/model/fit.ts';
+import type { ModelParams } from '../domain/model/types.ts';
+
+export interface FitRequest {
+  base: ModelParams;
+  examples: { accountId: string; features: Record<string, number>; bounced: boolean }[];
+  /** ISO time the fit is stamped with */
+  now: string;
+}
+
+export interface FitResult {
+  model: ModelParams;
+  offsets: { accountId: string; offset: number; trainedOn: number }[];
+}
+
+/** The fit itself, pure; exported so it can also run inline (tests, the eval script). */
+export function runFit(req: FitRequest): FitResult {
+  const toExample = (e: FitRequest['examples'][number]) => ({ features: new Map(Object.entries(e.features)), bounced: e.bounced });
+  const model = fitGlobal(req.base, req.examples.map(toExample), { now: new Date(req.now) });
+  const byAccount = new Map<string, FitRequest['examples']>();
+  for (const e of req.examples) {
+    let list = byAccount.get(e.accountId);
+    if (!list) byAccount.set(e.accountId, (list = []));
+    list.push(e);
+  }
+  const offsets = [...byAccount].map(([accountId, list]) => ({
+    accountId,
+    offset: fitAccountOffset(model, list.map(toExample)),
+    trainedOn: list.length,
+  }));
+  return { model, offsets };
+}
+
+/** Fits on a fresh worker thread and resolves with its result; the thread exits afterwards. */
+export function fitInWorker(req: FitRequest): Promise<FitResult> {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(new URL(import.meta.url), { workerData: null });
+    worker.once('message', (result: FitResult) => {
+      resolve(result);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => {
+      if (code !== 0) reject(new Error(`model fit worker exited with code ${code}`));
+    });
+    worker.postMessage(req);
+  });
+}
+
+// on the worker thread: one request, one answer
+parentPort?.once('message', (req: FitRequest) => parentPort!.postMessage(runFit(req)));

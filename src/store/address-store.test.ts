@@ -1,0 +1,94 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { DirectoryEntry } from '../domain/address/types.ts';
+import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
+import { generateEntries } from '../addresses/address-db-fixture.ts';
+import { ADDRESS_BATCH_SIZE } from './address-store.ts';
+
+const T = { timeout: 30_000 };
+
+const entry = (over: Partial<DirectoryEntry>): DirectoryEntry => ({
+  buildingId: '1168010100107370000000001', zipcode: '06236', sido: '서울특별시', sigungu: '강남구', eupmyeondong: '역삼동',
+  ri: '', roadName: '테헤란로', underground: false, buildingMain: 152, buildingSub: 0, jibunMountain: false, jibunMain: 737,
+  jibunSub: 0, buildingName: '강남파이낸스센터', roadAddress: '서울특별시 강남구 테헤란로 152', ...over,
+});
+
+const GFC = entry({});
+const GFC_ANNEX = entry({ buildingId: '1168010100107370001000002', buildingSub: 2, jibunSub: 1, buildingName: '', roadAddress: '서울특별시 강남구 테헤란로 152-2' });
+const OTHER_GU = entry({ buildingId: '1165010800100010000000003', sigungu: '서초구', eupmyeondong: '서초동', buildingMain: 152, jibunMain: 1, buildingName: '' });
+const BUSAN = entry({ buildingId: '2635010500100010000000004', sido: '부산광역시', sigungu: '해운대구', eupmyeondong: '우동', buildingMain: 152, jibunMain: 5, buildingName: '' });
+const RURAL = entry({
+  buildingId: '4183025021101230000000005', zipcode: '12554', sido: '경기도', sigungu: '양평군', eupmyeondong: '양평읍', ri: '양근리',
+  roadName: '중앙로', buildingMain: 7, jibunMain: 123, jibunSub: 4, jibunMountain: true, underground: true, buildingName: '',
+  roadAddress: '경기도 양평군 중앙로 지하 7',
+});
+const ALL = [GFC, GFC_ANNEX, OTHER_GU, BUSAN, RURAL];
+const ids = (es: DirectoryEntry[]): string[] => es.map((e) => e.buildingId);
+
+describeEachAddressStore('AddressStore', (kind) => {
+  let db: OpenAddressStore;
+  before(async () => {
+    db = await openAddressStore(kind);
+    await db.store.upsertEntries(ALL);
+  });
+  after(() => db.close());
+
+  test('entries come back exactly as stored, flags included', T, async () => {
+    assert.equal(await db.store.count(), ALL.length);
+    assert.deepEqual(await db.store.findByRoad('양평군', '중앙로', 7, 0, 10), [RURAL]);
+  });
+
+  test('the migration is safe to run twice', T, async () => {
+    await db.migrateAgain();
+    assert.equal(await db.store.count(), ALL.length);
+  });
+
+  test('findByRoad: exact number, any 부번, any number, any 시군구', T, async () => {
+    assert.deepEqual(ids(await db.store.findByRoad('강남구', '테헤란로', 152, 0, 10)), [GFC.buildingId]);
+    assert.deepEqual(ids(await db.store.findByRoad('강남구', '테헤란로', 152, null, 10)), [GFC.buildingId, GFC_ANNEX.buildingId], '부번 0 first');
+    assert.deepEqual(ids(await db.store.findByRoad('강남구', '테헤란로', null, null, 10)), [GFC.buildingId, GFC_ANNEX.buildingId]);
+    assert.deepEqual(new Set(ids(await db.store.findByRoad(null, '테헤란로', 152, 0, 10))), new Set([GFC.buildingId, OTHER_GU.buildingId, BUSAN.buildingId]));
+    assert.deepEqual(await db.store.findByRoad('강남구', '테헤란로', 999, null, 10), []);
+  });
+
+  test('findByRoadName: within a 시도, or anywhere', T, async () => {
+    assert.deepEqual(new Set(ids(await db.store.findByRoadName('테헤란로', '서울특별시', 10))), new Set([GFC.buildingId, GFC_ANNEX.buildingId, OTHER_GU.buildingId]));
+    assert.equal((await db.store.findByRoadName('테헤란로', null, 10)).length, 4);
+    assert.deepEqual(ids(await db.store.findByRoadName('테헤란로', '부산광역시', 10)), [BUSAN.buildingId]);
+  });
+
+  test('findByJibun: by 동 or by 리, with or without 부번, narrowed by 시도/시군구', T, async () => {
+    assert.deepEqual(ids(await db.store.findByJibun('서울특별시', '강남구', '역삼동', 737, 0, 10)), [GFC.buildingId]);
+    assert.deepEqual(ids(await db.store.findByJibun(null, null, '역삼동', 737, null, 10)), [GFC.buildingId, GFC_ANNEX.buildingId]);
+    assert.deepEqual(ids(await db.store.findByJibun(null, '양평군', '양근리', 123, 4, 10)), [RURAL.buildingId]);
+    assert.deepEqual(ids(await db.store.findByJibun('경기도', null, '양평읍', 123, null, 10)), [RURAL.buildingId]);
+    assert.deepEqual(await db.store.findByJibun('부산광역시', null, '역삼동', 737, null, 10), []);
+    // an empty 리 must never match an empty dong
+    assert.deepEqual(await db.store.findByJibun(null, null, '', 737, null, 10), []);
+  });
+
+  test('limit is respected', T, async () => {
+    assert.equal((await db.store.findByRoadName('테헤란로', null, 2)).length, 2);
+    assert.deepEqual(await db.store.findByRoadName('테헤란로', null, 0), []);
+  });
+
+  test('upsert replaces by buildingId; twice in one call keeps the last', T, async () => {
+    const renamed = { ...GFC, buildingName: 'GFC', zipcode: '06237' };
+    await db.store.upsertEntries([{ ...GFC, buildingName: 'first' }, renamed]);
+    assert.equal(await db.store.count(), ALL.length);
+    assert.deepEqual(await db.store.findByRoad('강남구', '테헤란로', 152, 0, 10), [renamed]);
+    await db.store.upsertEntries([GFC]);
+    assert.deepEqual(await db.store.findByRoad('강남구', '테헤란로', 152, 0, 10), [GFC]);
+    await db.store.upsertEntries([]);
+  });
+
+  test('more rows than one batch are all written', T, async () => {
+    const many = [...generateEntries(ADDRESS_BATCH_SIZE * 2 + 17, { seed: 3 })];
+    await db.store.upsertEntries(many);
+    assert.equal(await db.store.count(), ALL.length + many.length);
+    const sample = many[ADDRESS_BATCH_SIZE + 5]!;
+    const found = await db.store.findByRoad(sample.sigungu, sample.roadName, sample.buildingMain, sample.buildingSub, 50);
+    assert.ok(found.some((e) => e.buildingId === sample.buildingId));
+    assert.deepEqual(found.find((e) => e.buildingId === sample.buildingId), sample);
+  });
+});

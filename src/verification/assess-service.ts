@@ -1,0 +1,123 @@
+// The bounce-risk assessment of one mailing: the address checked against the directory, the
+// account's own recorded outcomes, what the name says, and the current model. Pure parts live in
+// src/domain; this module only gathers their inputs.
+import type { AddressMatch, ParsedAddress } from '../domain/address/types.ts';
+import type { Locale } from '../domain/locale.ts';
+import { featurize } from '../domain/model/features.ts';
+import { assess, reasonsOf } from '../domain/model/score.ts';
+import type { Assessment, AssessmentInput } from '../domain/model/types.ts';
+import { nameSignals } from '../domain/name-signals.ts';
+import { formatReason, statusReason, type AddressReport, type Verification } from '../domain/verification.ts';
+import { toSeoulIso } from '../domain/quota-period.ts';
+import type { ModelProvider } from '../model/model-provider.ts';
+import type { Account, Store } from '../store/store.ts';
+
+export interface AddressChecker {
+  check(raw: string): Promise<AddressMatch & { parsed: ParsedAddress }>;
+}
+
+export interface AssessedMailing {
+  /** the fields of the verification result the assessment fills */
+  fields: Pick<Verification, 'bounce_prob' | 'grade' | 'action' | 'fixed_zipcode' | 'fixed_address' | 'reasons' | 'model_version'>;
+  address: AddressReport | null;
+  /** what a label for this mailing is recorded with */
+  features: Record<string, number>;
+  addressKey: string | null;
+  assessment: Assessment;
+}
+
+export interface AssessServiceDeps {
+  addresses: AddressChecker;
+  models: ModelProvider;
+  store: Pick<Store, 'labelCounts'>;
+  log?: { warn(obj: object, msg: string): void };
+}
+
+/** Probabilities are reported to 4 decimals; reasons carry 2, enough to re-add them. */
+const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
+
+export class AssessService {
+  readonly #d: AssessServiceDeps;
+  constructor(deps: AssessServiceDeps) {
+    this.#d = deps;
+  }
+
+  async assess(account: Account, v: Verification, input: { name: string; address?: string | undefined }, locale: Locale, asOf: Date): Promise<AssessedMailing> {
+    const raw = input.address?.trim() ?? '';
+    let match: (AddressMatch & { parsed: ParsedAddress }) | null = null;
+    let unavailable = false;
+    if (raw) {
+      try {
+        match = await this.#d.addresses.check(raw);
+      } catch (err) {
+        // the address directory being down must not fail the lookup: score without the address
+        unavailable = true;
+        this.#d.log?.warn({ err }, 'address directory unavailable; assessing without the address');
+      }
+    }
+    const addressKey = match?.entry?.buildingId ?? (raw ? normaliseAddressKey(raw) : null);
+    const history = await this.#d.store.labelCounts(account.id, v.b_no, addressKey);
+    const signals = nameSignals(input.name, v.entity_type);
+    const modelInput: AssessmentInput = {
+      status: v.biz_status,
+      closedOn: v.closed_on,
+      taxTypeCode: v.nts?.tax_type_cd ?? '',
+      entityKind: v.entity_type,
+      addressQuality: match ? match.quality : 'no_address',
+      addressChanges: match?.changes.length ?? 0,
+      missingBuildingNumber: match?.missingBuildingNumber ?? false,
+      missingUnit: match?.missingUnit ?? false,
+      zipMismatch: match?.zipMismatch ?? false,
+      outdatedZip: match?.outdatedZip ?? false,
+      name: signals,
+      history: { bizBounced: history.bizBounced, bizDelivered: history.bizDelivered, addressBounced: history.addressBounced, addressDelivered: history.addressDelivered },
+      // closure recency is counted in Seoul calendar days
+      asOf: toSeoulIso(asOf).slice(0, 10),
+    };
+    const model = await this.#d.models.current();
+    const offset = await this.#d.models.accountOffset(account.id, model);
+    const assessment = assess(model, modelInput, { accountOffset: offset });
+    const reasons = reasonsOf(assessment, locale);
+    // active is the model's reference (weight 0), so it has no contribution; say it anyway
+    if (v.biz_status === 'active') reasons.unshift(statusReason('active', null, locale));
+    if (unavailable) {
+      reasons.push(formatReason('address_unchecked', 0, locale === 'ko' ? '주소 검색 서비스가 응답하지 않아 주소를 확인하지 못함' : 'the address directory did not answer; address not checked', 'address'));
+      // a mailing whose address nobody checked is not one to send blind
+      if (assessment.action === 'send' || assessment.action === 'send_fixed_address') assessment.action = 'confirm_address';
+    }
+    // feature values (not contributions): a refit learns new weights for them
+    const features = Object.fromEntries(featurize(modelInput));
+    return {
+      fields: {
+        bounce_prob: round4(assessment.bounceProb),
+        grade: assessment.grade,
+        action: assessment.action,
+        fixed_zipcode: match?.fixedZipcode ?? null,
+        fixed_address: match?.fixedAddress ?? null,
+        reasons,
+        model_version: assessment.modelVersion,
+      },
+      address: match
+        ? {
+            quality: match.quality,
+            changes: match.changes,
+            candidates: match.candidates,
+            missing_building_number: match.missingBuildingNumber,
+            missing_unit: match.missingUnit,
+            zip_mismatch: match.zipMismatch,
+            outdated_zip: match.outdatedZip,
+          }
+        : unavailable
+          ? { quality: 'unavailable', changes: [], candidates: 0, missing_building_number: false, missing_unit: false, zip_mismatch: false, outdated_zip: false }
+          : null,
+      features,
+      addressKey,
+      assessment,
+    };
+  }
+}
+
+/** Same address however it was spaced or punctuated, for counting outcomes per address. */
+export function normaliseAddressKey(raw: string): string {
+  return raw.normalize('NFKC').replace(/[\s,.()-]+/g, '').toLowerCase();
+}

@@ -1,0 +1,64 @@
+// The local address directory as an operator sets it up: the official DB files (CP949, |-separated)
+// imported with the CLI, then used by the server for corrections.
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { promisify } from 'node:util';
+import { generateEntries, writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
+import { createAccount } from '../src/accounts/accounts.ts';
+import { loadConfig } from '../src/config.ts';
+import { SANDBOX_FIXED } from '../src/registry/sandbox.ts';
+import { startServer, type RunningServer } from '../src/start/server.ts';
+import { call } from './helpers/server.ts';
+
+const run = promisify(execFile);
+const BIN = path.resolve(import.meta.dirname, '../bin/bizcheck.js');
+
+describe('bizcheck addresses import', () => {
+  let dataDir: string;
+  let dbDir: string;
+  let srv: RunningServer | undefined;
+  before(async () => {
+    dataDir = mkdtempSync(path.join(tmpdir(), 'bizcheck-addr-'));
+    dbDir = path.join(dataDir, 'juso-db');
+    mkdirSync(dbDir);
+    await writeAddressDbFixture(path.join(dbDir, 'rnaddrkor_a.txt'), 1500, { seed: 11, extraLines: ['broken|line'], crlf: true });
+    await writeAddressDbFixture(path.join(dbDir, 'rnaddrkor_b.txt'), 500, { seed: 12, firstIndex: 1500 });
+  });
+  after(async () => {
+    await srv?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  test('imports every file, counts the lines it could not read, and the server then corrects from it', async () => {
+    const { stdout } = await run(process.execPath, [BIN, 'addresses', 'import', dbDir], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, timeout: 60_000 });
+    const result = JSON.parse(stdout);
+    assert.equal(result.files, 2);
+    assert.equal(result.rows, 2000);
+    assert.equal(result.skipped, 1);
+    assert.equal(result.directory_rows, 2000);
+
+    srv = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }));
+    assert.equal(srv.directory.source, 'local', 'auto picks the imported directory');
+    const { apiKey } = await createAccount(srv.store, 'addr@example.com', 'business');
+    const entry = [...generateEntries(3, { seed: 11 })][1]!;
+    const written = `${entry.sido.slice(0, 2)} ${entry.sigungu} ${entry.roadName} ${entry.buildingMain}${entry.buildingSub ? `-${entry.buildingSub}` : ''}`;
+    const res = await call(srv.url, 'POST', '/verify', { key: apiKey, body: { b_no: SANDBOX_FIXED[0]!.bno, name: '한빛상사', address: written } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.fixed_zipcode, entry.zipcode, JSON.stringify(res.body.address));
+    assert.equal(res.body.fixed_address, entry.roadAddress);
+  });
+
+  test('a folder without address files is a clear error', async () => {
+    const empty = path.join(dataDir, 'empty');
+    mkdirSync(empty);
+    await assert.rejects(run(process.execPath, [BIN, 'addresses', 'import', empty], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, timeout: 20_000 }), (e: { code: number; stderr: string }) => {
+      assert.equal(e.code, 1);
+      assert.match(e.stderr, /no \*\.txt address files/);
+      return true;
+    });
+  });
+});

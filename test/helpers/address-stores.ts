@@ -1,0 +1,61 @@
+// Address stores for tests, each on a fresh database: SQLite in memory always, PostgreSQL in a
+// schema of its own when TEST_DATABASE_URL is set (reported as skipped otherwise).
+import { randomBytes } from 'node:crypto';
+import { describe, test } from 'node:test';
+import { DatabaseSync } from 'node:sqlite';
+import pg from 'pg';
+import type { AddressStore } from '../../src/store/address-store.ts';
+import { PostgresAddressStore } from '../../src/store/addresses-postgres.ts';
+import { SqliteAddressStore } from '../../src/store/addresses-sqlite.ts';
+import { loadMigrations } from '../../src/store/migrations.ts';
+
+export const PG_URL = process.env.TEST_DATABASE_URL;
+export type AddressStoreKind = 'sqlite' | 'postgres';
+
+export interface OpenAddressStore {
+  store: AddressStore;
+  /** runs the address migration again (it must be idempotent) */
+  migrateAgain(): Promise<void>;
+  close(): Promise<void>;
+}
+
+function addressMigration(engine: AddressStoreKind): string {
+  const m = loadMigrations(engine).find((x) => x.version === '0004_addresses');
+  if (!m) throw new Error(`0004_addresses missing for ${engine}`);
+  return m.sql;
+}
+
+export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddressStore> {
+  if (kind === 'sqlite') {
+    const db = new DatabaseSync(':memory:');
+    db.exec(addressMigration('sqlite'));
+    return {
+      store: new SqliteAddressStore(db),
+      migrateAgain: async () => db.exec(addressMigration('sqlite')),
+      close: async () => db.close(),
+    };
+  }
+  if (!PG_URL) throw new Error('TEST_DATABASE_URL is not set');
+  const schema = `t_addr_${randomBytes(6).toString('hex')}`;
+  const pool = new pg.Pool({ connectionString: PG_URL, max: 4, options: `-c search_path=${schema}` });
+  pool.on('error', () => {});
+  await pool.query(`CREATE SCHEMA ${schema}`);
+  await pool.query(addressMigration('postgres'));
+  return {
+    store: new PostgresAddressStore(pool),
+    migrateAgain: async () => { await pool.query(addressMigration('postgres')); },
+    close: async () => {
+      try {
+        await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      } finally {
+        await pool.end();
+      }
+    },
+  };
+}
+
+/** describe(`${name} [sqlite]`) and describe(`${name} [postgres]`), the latter skipped without TEST_DATABASE_URL. */
+export function describeEachAddressStore(name: string, fn: (kind: AddressStoreKind) => void): void {
+  describe(`${name} [sqlite]`, () => fn('sqlite'));
+  describe(`${name} [postgres]`, () => (PG_URL ? fn('postgres') : test('on PostgreSQL', { skip: 'TEST_DATABASE_URL not set' }, () => {})));
+}

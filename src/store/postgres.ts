@@ -6,6 +6,8 @@ import type { PlanName } from '../domain/plans.ts';
 import type { CachedStatus, NtsRecord } from '../registry/types.ts';
 import type { AddressStore } from './address-store.ts';
 import { PostgresAddressStore } from './addresses-postgres.ts';
+import type { BatchStore } from './batch-store.ts';
+import { PostgresBatchStore } from './batches-postgres.ts';
 import { loadMigrations } from './migrations.ts';
 import { iso, toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
@@ -29,6 +31,7 @@ export class PostgresStore implements Store {
   readonly #pool: pg.Pool;
   readonly #schema: string | undefined;
   readonly addresses: AddressStore;
+  readonly batches: BatchStore;
 
   constructor(opts: PostgresOptions) {
     this.#schema = opts.schema;
@@ -44,6 +47,7 @@ export class PostgresStore implements Store {
     // an idle client that loses its connection must not crash the process
     this.#pool.on('error', () => {});
     this.addresses = new PostgresAddressStore(this.#pool);
+    this.batches = new PostgresBatchStore(this.#pool);
   }
 
   async #one(sql: string, params: unknown[] = []): Promise<Row | undefined> {

@@ -8,7 +8,10 @@ import type { PlanName } from '../domain/plans.ts';
 import type { CachedStatus, NtsRecord } from '../registry/types.ts';
 import type { AddressStore } from './address-store.ts';
 import { SqliteAddressStore } from './addresses-sqlite.ts';
+import type { BatchStore } from './batch-store.ts';
+import { SqliteBatchStore } from './batches-sqlite.ts';
 import { loadMigrations } from './migrations.ts';
+import { SqliteDb } from './sqlite-db.ts';
 import { toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 import {
@@ -18,8 +21,9 @@ import {
 export class SqliteStore implements Store {
   readonly kind = 'sqlite';
   readonly #db: DatabaseSync;
-  readonly #stmts = new Map<string, StatementSync>();
+  readonly #d: SqliteDb;
   readonly addresses: AddressStore;
+  readonly batches: BatchStore;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -30,30 +34,17 @@ export class SqliteStore implements Store {
       PRAGMA busy_timeout = 5000;
       PRAGMA foreign_keys = ON;
     `);
+    this.#d = new SqliteDb(this.#db);
     this.addresses = new SqliteAddressStore(this.#db);
+    this.batches = new SqliteBatchStore(this.#d);
   }
 
-  /** Statements are prepared once and reused: preparing dominates the cost of small queries. */
   #q(sql: string): StatementSync {
-    let s = this.#stmts.get(sql);
-    if (!s) {
-      s = this.#db.prepare(sql);
-      this.#stmts.set(sql, s);
-    }
-    return s;
+    return this.#d.q(sql);
   }
 
   #tx<T>(fn: () => T): T {
-    // IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read
-    this.#db.exec('BEGIN IMMEDIATE');
-    try {
-      const out = fn();
-      this.#db.exec('COMMIT');
-      return out;
-    } catch (err) {
-      this.#db.exec('ROLLBACK');
-      throw err;
-    }
+    return this.#d.tx(fn);
   }
 
   async migrate(): Promise<void> {

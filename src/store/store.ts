@@ -4,6 +4,7 @@ import type { PlanName } from '../domain/plans.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 import type { StatusCache } from '../registry/types.ts';
 import type { AddressStore } from './address-store.ts';
+import type { BatchStore } from './batch-store.ts';
 
 export interface Account {
   id: string;
@@ -65,6 +66,8 @@ export interface Store extends StatusCache {
   readonly kind: 'sqlite' | 'postgres';
   /** the imported 도로명주소 directory (address_directory table) */
   readonly addresses: AddressStore;
+  /** batch jobs, their rows, chunks and numbers */
+  readonly batches: BatchStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   ping(): Promise<void>;

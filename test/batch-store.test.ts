@@ -8,8 +8,15 @@ import type { Store } from '../src/store/store.ts';
 import type { StatusAnswer } from '../src/registry/types.ts';
 import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
 
-let seq = 0;
 const T0 = new Date('2026-11-21T00:00:00Z');
+const answer = { record: { b_no: '1' }, source: 'sandbox', checkedAt: T0.toISOString(), fromCache: false, stale: false } as unknown as StatusAnswer;
+
+const result = (rowId: number, status = 'active', grade: string | null = 'A'): BatchRowResult => ({
+  rowId, result: { b_no: 'x', biz_status: status }, bizStatus: status, grade, features: { status_closed: 0 }, addressKey: null,
+});
+const numbers = (from: number, to: number, refund: boolean) =>
+  Array.from({ length: to - from + 1 }, (_, i) => ({ bno: String(1000000000 + from + i), answer: refund ? null : answer, refund }));
+let seq = 0;
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
 describeEachStore('batch store', (kind) => {
@@ -34,7 +41,7 @@ describeEachStore('batch store', (kind) => {
     });
     const distinct = opts.distinct ?? rows;
     const input: BatchRowInput[] = Array.from({ length: rows }, (_, i) => ({
-      rowId: i + 1, bnoRaw: `n${i % distinct}`, bno: String(1000000000 + (i % distinct)), valid: i % distinct !== 0 || distinct === rows ? true : true,
+      rowId: i + 1, bnoRaw: `n${i % distinct}`, bno: String(1000000000 + (i % distinct)), valid: true,
       name: `상호${i}`, address: null, cells: { 사업자등록번호: `n${i}`, 상호: `상호${i}` },
     }));
     input.push({ rowId: rows + 1, bnoRaw: 'abc', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: 'abc', 상호: '' } });
@@ -42,10 +49,6 @@ describeEachStore('batch store', (kind) => {
     return { id, accountId };
   }
 
-  const result = (rowId: number, status = 'active', grade: string | null = 'A'): BatchRowResult => ({
-    rowId, result: { b_no: 'x', biz_status: status }, bizStatus: status, grade, features: { status_closed: 0 }, addressKey: null,
-  });
-  const answer = { record: { b_no: '1' }, source: 'sandbox', checkedAt: T0.toISOString(), fromCache: false, stale: false } as unknown as StatusAnswer;
 
   test('an upload is invisible until finalized; finalizing counts distinct valid numbers, charges them and queues chunks', async () => {
     const { id, accountId } = await newJob(25, { distinct: 10 });
@@ -94,8 +97,6 @@ describeEachStore('batch store', (kind) => {
     assert.equal(leases.length, 3, 'rows 1–10, 11–20 and the unreadable row 21');
     assert.equal((await store.batches.getJob(id))?.status, 'processing');
     const [a, b, c] = leases as [ChunkLease, ChunkLease, ChunkLease];
-    const numbers = (from: number, to: number, refund: boolean) =>
-      Array.from({ length: to - from + 1 }, (_, i) => ({ bno: String(1000000000 + from + i), answer: refund ? null : answer, refund }));
     assert.equal(await store.batches.completeChunk(a, 'someone-else', [result(1)], [], T0), false, 'not the holder');
     assert.equal(await store.batches.completeChunk(a, holders.get(a)!, Array.from({ length: 10 }, (_, i) => result(i + 1, i < 4 ? 'unknown' : 'active', i < 4 ? null : 'A')), [...numbers(0, 3, true), ...numbers(4, 9, false)], at(1)), true);
     assert.equal(await store.batches.completeChunk(a, holders.get(a)!, [result(1)], numbers(0, 3, true), at(2)), false, 'a done chunk cannot complete twice');
@@ -128,7 +129,7 @@ describeEachStore('batch store', (kind) => {
     assert.equal(again?.jobId, id);
     assert.equal(again?.attempts, 2);
     assert.equal(await store.batches.completeChunk(first, 'old', [result(1)], [], at(2100)), false);
-    assert.equal(await store.batches.completeChunk(again!, 'new', [result(1)], [], at(2200)), true);
+    assert.equal(await store.batches.completeChunk(again, 'new', [result(1)], [], at(2200)), true);
   });
 
   test('abandoned uploads are swept; a discarded job leaves nothing', async () => {

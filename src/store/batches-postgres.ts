@@ -6,7 +6,7 @@ import type { StatusAnswer } from '../registry/types.ts';
 import type { BatchJob, BatchRow, BatchRowInput, BatchRowResult, BatchStore, ChunkLease, FinalizeOutcome, NumberOutcome } from './batch-store.ts';
 import { iso, type Row } from './rows.ts';
 
-const str = (v: unknown): string | null => (v == null ? null : String(v));
+const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 
 function toJob(r: Row): BatchJob {

@@ -4,7 +4,10 @@ import type { BatchJob, BatchRow, BatchRowInput, BatchRowResult, BatchStore, Chu
 import type { Row } from './rows.ts';
 import type { SqliteDb } from './sqlite-db.ts';
 
-const str = (v: unknown): string | null => (v == null ? null : String(v));
+/** TEXT columns holding JSON */
+// oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the shape it stored
+const parse = <T>(v: unknown): T => JSON.parse(v as string) as T;
+const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
 
 function toJob(r: Row): BatchJob {
   return {
@@ -14,8 +17,8 @@ function toJob(r: Row): BatchJob {
     failureReason: str(r.failure_reason),
     filename: str(r.filename),
     fileKind: String(r.file_kind),
-    columns: JSON.parse(String(r.columns)) as string[],
-    chosen: JSON.parse(String(r.chosen)) as BatchJob['chosen'],
+    columns: parse<string[]>(r.columns),
+    chosen: parse<BatchJob['chosen']>(r.chosen),
     total: Number(r.total),
     distinctNumbers: Number(r.distinct_numbers),
     processed: Number(r.processed),
@@ -43,9 +46,9 @@ function toRow(r: Row): BatchRow {
     valid: Number(r.valid) === 1,
     name: str(r.name),
     address: str(r.address),
-    cells: JSON.parse(String(r.cells)) as Record<string, string>,
-    result: r.result == null ? null : (JSON.parse(String(r.result)) as Record<string, unknown>),
-    features: r.features == null ? null : (JSON.parse(String(r.features)) as Record<string, number>),
+    cells: parse<Record<string, string>>(r.cells),
+    result: r.result == null ? null : parse<Record<string, unknown>>(r.result),
+    features: r.features == null ? null : parse<Record<string, number>>(r.features),
     addressKey: str(r.address_key),
   };
 }
@@ -150,7 +153,7 @@ export class SqliteBatchStore implements BatchStore {
     const out = new Map<string, StatusAnswer | null>();
     if (bnos.length === 0) return out;
     const rows = this.#d.q('SELECT b_no, answer FROM batch_numbers WHERE job_id = ? AND b_no IN (SELECT value FROM json_each(?))').all(jobId, JSON.stringify(bnos)) as Row[];
-    for (const r of rows) out.set(String(r.b_no), r.answer == null ? null : (JSON.parse(String(r.answer)) as StatusAnswer));
+    for (const r of rows) out.set(String(r.b_no), r.answer == null ? null : parse<StatusAnswer>(r.answer));
     return out;
   }
 

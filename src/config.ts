@@ -16,6 +16,7 @@ export const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(
     Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL switches the store to PostgreSQL' }),
   ),
+  DATABASE_SCHEMA: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'PostgreSQL schema to use (created if missing); default the search_path' })),
   NTS_SERVICE_KEY: Type.Optional(Type.String({ description: 'data.go.kr service key; without it the sandbox registry answers' })),
   NTS_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.odcloud.kr', description: 'NTS status API base URL' }),
   NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call'),
@@ -29,6 +30,11 @@ export const EnvSchema = Type.Object({
   JUSO_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://business.juso.go.kr', description: '도로명주소 검색 API base URL' }),
   MODEL_REFIT_MIN_LABELS: Int(1, 1_000_000, 200, 'new or changed labels that trigger a model refit'),
   MODEL_REFIT_CHECK_SECONDS: Int(1, 86_400, 60, 'how often the label count is checked'),
+  BATCH_MAX_FILE_BYTES: Int(1024, 2 * 1024 ** 3, 200 * 1024 ** 2, 'largest uploaded file (413 above)'),
+  BATCH_MAX_ROWS: Int(1, 10_000_000, 1_000_000, 'most data rows in one file (413 above)'),
+  BATCH_CHUNK_ROWS: Int(10, 100_000, 1000, 'rows a worker leases and commits at a time'),
+  BATCH_WORKER_CONCURRENCY: Int(0, 64, 4, 'chunks processed at once per process; 0 runs no worker here'),
+  BATCH_LEASE_SECONDS: Int(1, 3600, 60, 'how long a claimed chunk stays with a worker that stopped answering'),
   AUTH_CACHE_TTL_MS: Int(0, 60_000, 1000, 'how long an API key check is reused; revocations from another process apply within it'),
   BODY_LIMIT_BYTES: Int(1024, 1024 ** 3, 64 * 1024, 'largest JSON request body'),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: LOG_LEVELS.join(' | ') }),
@@ -46,6 +52,7 @@ export interface Config {
   authCacheTtlMs: number;
   addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string };
   model: { refitMinLabels: number; refitCheckMs: number };
+  batch: { maxFileBytes: number; maxRows: number; chunkRows: number; workerConcurrency: number; leaseMs: number };
   bodyLimitBytes: number;
   logLevel: Env['LOG_LEVEL'];
   shutdownGraceMs: number;
@@ -81,7 +88,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     store: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL }
+      ? { kind: 'postgres', url: e.DATABASE_URL, ...(e.DATABASE_SCHEMA ? { schema: e.DATABASE_SCHEMA } : {}) }
       : { kind: 'sqlite', file: path.join(dataDir, 'bizcheck.db') },
     nts: {
       serviceKey: e.NTS_SERVICE_KEY,
@@ -92,6 +99,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     addresses: { directory: e.ADDRESS_DIRECTORY, jusoKey: e.JUSO_CONFM_KEY, jusoBaseUrl: e.JUSO_BASE_URL.replace(/\/+$/, '') },
+    batch: {
+      maxFileBytes: e.BATCH_MAX_FILE_BYTES,
+      maxRows: e.BATCH_MAX_ROWS,
+      chunkRows: e.BATCH_CHUNK_ROWS,
+      workerConcurrency: e.BATCH_WORKER_CONCURRENCY,
+      leaseMs: e.BATCH_LEASE_SECONDS * 1000,
+    },
     model: { refitMinLabels: e.MODEL_REFIT_MIN_LABELS, refitCheckMs: e.MODEL_REFIT_CHECK_SECONDS * 1000 },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,

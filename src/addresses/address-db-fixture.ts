@@ -57,48 +57,73 @@ const AREAS: readonly { sido: string; code: string; sigungu: readonly string[]; 
 const SYLLABLES = ['가', '남', '대', '동', '명', '문', '봉', '산', '서', '성', '수', '신', '양', '연', '영', '원', '월', '장', '중', '진', '천', '청', '평', '한', '화', '흥'];
 const BUILDING_WORDS = ['타워', '빌딩', '프라자', '아파트', '오피스텔', '센터', '빌라', '상가'];
 
-/** Entries for a fixture: index i always yields the same building for a given seed. */
-export function* generateEntries(count: number, opts: { seed?: number; firstIndex?: number } = {}): Generator<DirectoryEntry> {
+export interface GenerateOptions {
+  seed?: number;
+  /** running number of the first entry; files of one fixture need disjoint ranges */
+  firstIndex?: number;
+  /** one 시도 per file, like the official files (default: any) */
+  sido?: string;
+  /**
+   * 'road' (default) groups buildings by road as the official files do; 'random' scatters every
+   * line, the worst case for index locality on import
+   */
+  order?: 'road' | 'random';
+}
+
+/** Entries for a fixture: the same seed and options always yield the same buildings. */
+export function* generateEntries(count: number, opts: GenerateOptions = {}): Generator<DirectoryEntry> {
   const random = seededRandom(opts.seed ?? 1);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
   const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
   const word = (n: number): string => Array.from({ length: n }, () => pick(SYLLABLES)).join('');
+  const areas = opts.sido === undefined ? AREAS : AREAS.filter((a) => a.sido === opts.sido);
+  if (areas.length === 0) throw new RangeError(`no fixture area for ${opts.sido}`);
   const start = opts.firstIndex ?? 0;
-  for (let i = start; i < start + count; i++) {
-    const area = pick(AREAS);
+  const end = start + count;
+  let i = start;
+  while (i < end) {
+    // one road of one 동: a run of buildings with rising numbers, as a real road has
+    const area = pick(areas);
     const sigunguNo = int(0, area.sigungu.length - 1);
     const rural = area.rural && random() < 0.5;
     const eupmyeondong = rural ? `${word(2)}${random() < 0.3 ? '읍' : '면'}` : `${word(2)}${random() < 0.2 ? `${int(1, 5)}가` : ''}동`;
+    const ri = rural ? `${word(2)}리` : '';
     const roadName = random() < 0.4 ? `${word(2)}로${int(1, 60)}번길` : `${word(int(2, 3))}${random() < 0.7 ? '로' : '길'}`;
     const legalDongCode = `${area.code}${String(110 + sigunguNo * 30).padStart(3, '0')}${String(int(101, 399)).padStart(5, '0')}`;
-    const named = random() < 0.25;
-    const entry: DirectoryEntry = {
-      // 법정동코드 + a running number: unique across the fixture, and 25 digits like the real one
-      buildingId: `${legalDongCode}${String(i).padStart(15, '0')}`,
-      zipcode: `${area.code.slice(0, 1)}${String(int(0, 9999)).padStart(4, '0')}`,
-      sido: area.sido,
-      sigungu: area.sigungu[sigunguNo] ?? '',
-      eupmyeondong,
-      ri: rural ? `${word(2)}리` : '',
-      roadName,
-      underground: random() < 0.01,
-      buildingMain: int(1, 600),
-      buildingSub: random() < 0.7 ? 0 : int(1, 40),
-      jibunMountain: random() < 0.03,
-      jibunMain: int(1, 2000),
-      jibunSub: random() < 0.5 ? 0 : int(1, 60),
-      buildingName: named ? `${word(2)}${pick(BUILDING_WORDS)}` : '',
-      roadAddress: '',
-    };
-    // the file has no such column: this is what the import derives from the others
-    entry.roadAddress = roadAddressOf(entry.sido, entry.sigungu, entry.roadName, entry.underground, entry.buildingMain, entry.buildingSub);
-    yield entry;
+    const zipcode = `${area.code.slice(0, 1)}${String(int(0, 9999)).padStart(4, '0')}`;
+    const buildings = opts.order === 'random' ? 1 : int(1, 60);
+    let main = int(0, 20);
+    let lot = int(1, 1500);
+    for (let b = 0; b < buildings && i < end; b++, i++) {
+      main += int(1, 6);
+      lot += int(0, 8);
+      const underground = random() < 0.01;
+      const buildingSub = random() < 0.7 ? 0 : int(1, 40);
+      const sigungu = area.sigungu[sigunguNo] ?? '';
+      yield {
+        // 법정동코드 + a running number: unique across the fixture, and 25 digits like the real one
+        buildingId: `${legalDongCode}${String(i).padStart(15, '0')}`,
+        zipcode,
+        sido: area.sido,
+        sigungu,
+        eupmyeondong,
+        ri,
+        roadName,
+        underground,
+        buildingMain: main,
+        buildingSub,
+        jibunMountain: random() < 0.03,
+        jibunMain: lot,
+        jibunSub: random() < 0.5 ? 0 : int(1, 60),
+        buildingName: random() < 0.25 ? `${word(2)}${pick(BUILDING_WORDS)}` : '',
+        // the file has no such column: this is what the import derives from the others
+        roadAddress: roadAddressOf(area.sido, sigungu, roadName, underground, main, buildingSub),
+      };
+    }
   }
 }
 
-export interface FixtureOptions {
-  seed?: number;
-  firstIndex?: number;
+export interface FixtureOptions extends GenerateOptions {
   /** extra raw lines (malformed ones, say), written as they are after the generated ones */
   extraLines?: readonly string[];
   /** CRLF like files edited on Windows; the import must not care */

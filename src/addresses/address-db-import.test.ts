@@ -5,7 +5,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import iconv from 'iconv-lite';
 import type { DirectoryEntry } from '../domain/address/types.ts';
-import type { AddressStore } from '../store/address-store.ts';
+import { ADDRESS_BATCH_SIZE, type AddressStore } from '../store/address-store.ts';
 import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
 import { addressDbLine, generateEntries, writeAddressDbFixture } from './address-db-fixture.ts';
 import { ADDRESS_DB_COLUMNS, importAddressDb, parseAddressDbLine } from './address-db-import.ts';
@@ -49,6 +49,12 @@ describe('parseAddressDbLine', () => {
   test('malformed lines are refused', () => {
     for (const line of MALFORMED) assert.equal(parseAddressDbLine(line), null, line);
   });
+
+  test('a UTF-8 line read as CP949 is refused rather than stored as mojibake', () => {
+    const misread = iconv.decode(Buffer.from(addressDbLine(SPECIAL), 'utf8'), 'cp949');
+    assert.equal(misread.split('|').length, 24);
+    assert.equal(parseAddressDbLine(misread), null);
+  });
 });
 
 describe('importAddressDb input handling', () => {
@@ -63,10 +69,23 @@ describe('importAddressDb input handling', () => {
     }
   });
 
+  test('a file without line breaks is skipped piecemeal, not read into memory', T, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
+    try {
+      writeFileSync(path.join(dir, 'rnaddrkor_zip.txt'), Buffer.alloc(3 * 2 ** 20, 'x|'));
+      const sink = { upsertEntries: async () => {} } as unknown as AddressStore;
+      const result = await importAddressDb(dir, sink);
+      assert.equal(result.rows, 0);
+      assert.ok(result.skipped > 0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   test('a failing store fails the import, and reading stops', T, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
     try {
-      await writeAddressDbFixture(path.join(dir, 'rnaddrkor_big.txt'), 20_000);
+      await writeAddressDbFixture(path.join(dir, 'rnaddrkor_big.txt'), ADDRESS_BATCH_SIZE * 8);
       let calls = 0;
       const sink = { upsertEntries: async () => { calls++; throw new Error('disk full'); } } as unknown as AddressStore;
       await assert.rejects(importAddressDb(dir, sink), /disk full/);
@@ -80,15 +99,16 @@ describe('importAddressDb input handling', () => {
 describeEachAddressStore('importAddressDb', (kind) => {
   let db: OpenAddressStore;
   let dir: string;
-  const GENERATED = 2_500;
-  const seoul = [...generateEntries(GENERATED, { seed: 11 })];
-  const gyeonggi = [...generateEntries(300, { seed: 12, firstIndex: GENERATED })];
+  // more than one batch, so progress is reported more than once
+  const GENERATED = ADDRESS_BATCH_SIZE + 700;
+  const seoul = [...generateEntries(GENERATED, { seed: 11, sido: '서울특별시' })];
+  const gyeonggi = [...generateEntries(300, { seed: 12, firstIndex: GENERATED, sido: '경기도' })];
   before(async () => {
     db = await openAddressStore(kind);
     dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
-    await writeAddressDbFixture(path.join(dir, 'rnaddrkor_seoul.txt'), GENERATED, { seed: 11, extraLines: ['', ...MALFORMED] });
+    await writeAddressDbFixture(path.join(dir, 'rnaddrkor_seoul.txt'), GENERATED, { seed: 11, sido: '서울특별시', extraLines: ['', ...MALFORMED] });
     // CRLF, and the special lines at the end of the file with no final newline
-    await writeAddressDbFixture(path.join(dir, 'rnaddrkor_gyeonggi.txt'), 300, { seed: 12, firstIndex: GENERATED, crlf: true });
+    await writeAddressDbFixture(path.join(dir, 'rnaddrkor_gyeonggi.txt'), 300, { seed: 12, firstIndex: GENERATED, sido: '경기도', crlf: true });
     const tail = iconv.encode(`${addressDbLine(SPECIAL)}\r\n${addressDbLine(SEJONG)}`, 'cp949');
     writeFileSync(path.join(dir, 'rnaddrkor_gyeonggi.txt'), tail, { flag: 'a' });
     writeFileSync(path.join(dir, 'layout.hwp'), 'ignored: not .txt');

@@ -34,9 +34,14 @@ export interface ImportOptions {
 // 본번/부번 are at most 4–5 digits; anything longer is a broken line, not a building
 const NUMBER = /^[0-9]{1,6}$/;
 const FLAG = /^[01]$/;
+// a real line is ~200 characters; a file without line breaks (an archive, say) must not pile up in memory
+const MAX_LINE_CHARS = 10_000;
 
 /** One line as a DirectoryEntry, or null when it is not a well-formed address line. */
 export function parseAddressDbLine(line: string): DirectoryEntry | null {
+  // undecodable bytes: a damaged line, or a file that is not CP949 (UTF-8 read as CP949 always
+  // yields some), whose names would otherwise be stored as mojibake
+  if (line.includes('\uFFFD')) return null;
   const c = line.split('|');
   if (c.length !== ADDRESS_DB_COLUMNS.length) return null;
   const col = (i: number): string => (c[i] ?? '').trim();
@@ -116,11 +121,15 @@ export async function importAddressDb(dir: string, sink: AddressStore, opts: Imp
 
   for (const file of files) {
     try {
-      await pipeline(createReadStream(file, { highWaterMark: 1 << 16 }), iconv.decodeStream('cp949'), async (source: AsyncIterable<string | Buffer>) => {
+      await pipeline(createReadStream(file), iconv.decodeStream('cp949'), async (source: AsyncIterable<string | Buffer>) => {
         let rest = '';
         for await (const chunk of source) {
           const lines = (rest + (typeof chunk === 'string' ? chunk : chunk.toString('utf8'))).split('\n');
           rest = lines.pop() ?? '';
+          if (rest.length > MAX_LINE_CHARS) {
+            skipped++;
+            rest = '';
+          }
           for (const line of lines) {
             take(line);
             // awaiting here pauses the read stream: back-pressure from the store to the disk

@@ -14,11 +14,16 @@ import { healthRoutes } from './health.ts';
 import { meRoutes } from './me.ts';
 import { installProblemHandlers } from './problem.ts';
 import { verifyRoutes } from './verify.ts';
+import { batchRoutes } from './batch.ts';
+import multipart from '@fastify/multipart';
+import type { BatchService } from '../batch/batch-service.ts';
 
 export interface AppDeps {
   store: Store;
   status: StatusService;
   assess: AssessService;
+  batch: BatchService;
+  maxFileBytes: number;
   bodyLimitBytes: number;
   log: FastifyBaseLogger;
   now?: () => Date;
@@ -89,6 +94,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     installApiKeyAuth(api, deps.store);
     await api.register(verifyRoutes(verify));
     await api.register(meRoutes(quota));
+    await api.register(multipart, { throwFileSizeLimit: false });
+    await api.register(batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }));
   });
   return app;
 }

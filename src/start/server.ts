@@ -11,6 +11,8 @@ import { openStore } from '../store/open.ts';
 import { createAddressService } from '../addresses/address-service.ts';
 import type { AddressDirectory } from '../domain/address/types.ts';
 import { ModelRefitter } from '../jobs/model-refit.ts';
+import { BatchWorker } from '../jobs/batch-worker.ts';
+import { BatchService } from '../batch/batch-service.ts';
 import { ModelProvider } from '../model/model-provider.ts';
 import { AssessService } from '../verification/assess-service.ts';
 import { chooseDirectory } from './addresses.ts';
@@ -22,6 +24,7 @@ export interface RunningServer {
   status: StatusService;
   models: ModelProvider;
   refitter: ModelRefitter;
+  worker: BatchWorker;
   directory: AddressDirectory;
   url: string;
   /** Stops taking requests, lets in-flight ones finish (up to the grace period), then closes everything. */
@@ -42,7 +45,11 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const directory = await chooseDirectory(config.addresses, store);
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
   const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
-  const app = await buildApp({ store, status, assess, bodyLimitBytes: config.bodyLimitBytes, log, now });
+  const worker = new BatchWorker({ store, status, assess, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, log });
+  const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows }, { now, onQueued: () => worker.notify() });
+  // uploads a crashed process left half-written are invisible; clear them out
+  await store.batches.sweepUploads(new Date(now().getTime() - 3600_000).toISOString());
+  const app = await buildApp({ store, status, assess, batch, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now });
   const refitter = new ModelRefitter({
     store,
     provider: models,
@@ -58,6 +65,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     throw err;
   }
   refitter.start();
+  if (config.batch.workerConcurrency > 0) worker.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
@@ -66,9 +74,9 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     (stopping ??= (async () => {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([app.close(), grace]);
-      await refitter.stop();
+      await Promise.all([refitter.stop(), worker.stop()]);
       await Promise.allSettled([status.close(), directory.close()]);
       await store.close();
     })());
-  return { app, store, status, models, refitter, directory, url: `http://${host}:${port}`, stop };
+  return { app, store, status, models, refitter, directory, worker, url: `http://${host}:${port}`, stop };
 }

@@ -90,7 +90,7 @@ export interface BatchStore {
    * month (unless `charge` is false) — all within the limit, or with the excess as overage when
    * `paid`, or nothing and { ok: false } — creates the chunks and queues the job.
    */
-  finalizeJob(jobId: string, opts: { chunkSize: number; limit: number; charge: boolean; paid: boolean; now: Date }): Promise<FinalizeOutcome>;
+  finalizeJob(jobId: string, opts: { chunkSize: number; limit: number; charge: boolean; paid: boolean; now: Date; fingerprint?: string; columns?: string[] }): Promise<FinalizeOutcome>;
   /** Deletes a job and everything of it (a failed upload, a refused job). */
   discardJob(jobId: string): Promise<void>;
   /** Deletes uploads a crashed process left behind; returns how many. */

@@ -91,7 +91,7 @@ export class PostgresBatchStore implements BatchStore {
     );
   }
 
-  async finalizeJob(jobId: string, o: { chunkSize: number; limit: number; charge: boolean; paid: boolean; now: Date }): Promise<FinalizeOutcome> {
+  async finalizeJob(jobId: string, o: { chunkSize: number; limit: number; charge: boolean; paid: boolean; now: Date; fingerprint?: string; columns?: string[] }): Promise<FinalizeOutcome> {
     return this.#tx(async (c) => {
       const job = toJob((await c.query('SELECT * FROM batch_jobs WHERE id = $1 FOR UPDATE', [jobId])).rows[0] as Row);
       const counts = (await c.query('SELECT count(*)::int AS total, max(row_id) AS last, count(DISTINCT b_no) FILTER (WHERE valid)::int AS distinct_numbers FROM batch_rows WHERE job_id = $1', [jobId])).rows[0] as Row;
@@ -121,9 +121,10 @@ export class PostgresBatchStore implements BatchStore {
       const done = chunks === 0;
       const r = (
         await c.query(
-          `UPDATE batch_jobs SET status = $1, total = $2, distinct_numbers = $3, chunks_total = $4, charged = $5, overage = $6, finished_at = $7
+          `UPDATE batch_jobs SET status = $1, total = $2, distinct_numbers = $3, chunks_total = $4, charged = $5, overage = $6, finished_at = $7,
+             fingerprint = coalesce($9, fingerprint), columns = coalesce($10::jsonb, columns)
             WHERE id = $8 RETURNING *`,
-          [done ? 'done' : 'queued', total, distinct, chunks, charged, overage, done ? o.now.toISOString() : null, jobId],
+          [done ? 'done' : 'queued', total, distinct, chunks, charged, overage, done ? o.now.toISOString() : null, jobId, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null],
         )
       ).rows[0] as Row;
       return { ok: true, job: toJob(r) };

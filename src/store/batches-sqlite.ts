@@ -73,7 +73,7 @@ export class SqliteBatchStore implements BatchStore {
     });
   }
 
-  async finalizeJob(jobId: string, o: { chunkSize: number; limit: number; charge: boolean; paid: boolean; now: Date }): Promise<FinalizeOutcome> {
+  async finalizeJob(jobId: string, o: { chunkSize: number; limit: number; charge: boolean; paid: boolean; now: Date; fingerprint?: string; columns?: string[] }): Promise<FinalizeOutcome> {
     return this.#d.tx(() => {
       const job = toJob(this.#d.q('SELECT * FROM batch_jobs WHERE id = ?').get(jobId) as Row);
       const c = this.#d.q('SELECT count(*) AS total, max(row_id) AS last, count(DISTINCT CASE WHEN valid = 1 THEN b_no END) AS distinct_numbers FROM batch_rows WHERE job_id = ?').get(jobId) as Row;
@@ -99,8 +99,8 @@ export class SqliteBatchStore implements BatchStore {
       const done = chunks === 0;
       const r = this.#d.q(
         `UPDATE batch_jobs SET status = ?, total = ?, distinct_numbers = ?, chunks_total = ?, charged = ?, overage = ?,
-           finished_at = ? WHERE id = ? RETURNING *`,
-      ).get(done ? 'done' : 'queued', total, distinct, chunks, charged, overage, done ? o.now.toISOString() : null, jobId) as Row;
+           finished_at = ?, fingerprint = coalesce(?, fingerprint), columns = coalesce(?, columns) WHERE id = ? RETURNING *`,
+      ).get(done ? 'done' : 'queued', total, distinct, chunks, charged, overage, done ? o.now.toISOString() : null, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null, jobId) as Row;
       return { ok: true, job: toJob(r) };
     });
   }

@@ -1,0 +1,185 @@
+// Bulk verification: POST /batch (multipart upload → 202), GET /batch/{job_id} (status, counts,
+// preview), GET /batch/{job_id}/results (full download), POST /batch/{job_id}/label (outcomes).
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { AppError } from '../errors.ts';
+import type { BatchService } from '../batch/batch-service.ts';
+import { BatchAccepted, batchStatusBody, BatchStatusBody, jobSummary, RESULT_COLUMNS, resultRecord } from '../batch/batch-view.ts';
+import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
+import type { BatchJob } from '../store/batch-store.ts';
+import type { Account, Store } from '../store/store.ts';
+import { requireAccount } from './auth.ts';
+import { Problem, problemResponses } from './schemas.ts';
+
+const Bool = Type.Union([Type.Literal('true'), Type.Literal('false')], { description: 'true or false' });
+const JobParams = Type.Object({ job_id: Type.String({ maxLength: 64 }) });
+
+const UploadQuery = Type.Object(
+  {
+    offline: Type.Optional(Bool),
+    paid: Type.Optional(Bool),
+    sheet: Type.Optional(Type.String({ maxLength: 100, description: 'worksheet name or 1-based number (XLSX); default the first' })),
+    bno_column: Type.Optional(Type.String({ maxLength: 100, description: 'header or 1-based index of the business-number column' })),
+    name_column: Type.Optional(Type.String({ maxLength: 100 })),
+    address_column: Type.Optional(Type.String({ maxLength: 100 })),
+  },
+  { additionalProperties: false },
+);
+
+const Label = Type.Object(
+  {
+    row_id: Type.Integer({ minimum: 1, description: 'row of the job (1-based data row of the file)' }),
+    bounced: Type.Boolean({ description: 'whether the mail actually bounced' }),
+    reason: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'free text, e.g. 수취인불명, 폐문부재' })),
+  },
+  { additionalProperties: false },
+);
+
+const LabelRecorded = Type.Object({
+  job_id: Type.String(),
+  row_id: Type.Integer(),
+  bounced: Type.Boolean(),
+  reason: Type.Union([Type.String(), Type.Null()]),
+  replaced: Type.Boolean({ description: 'true when this row had a label before (relabelling replaces it)' }),
+  model_version: Type.Union([Type.String(), Type.Null()], { description: 'the model the row was scored with' }),
+  recorded_at: Type.String(),
+});
+
+/** Column overrides are header text, or a 1-based index written as digits. */
+function column(v: string | undefined): string | number | undefined {
+  if (v === undefined) return undefined;
+  return /^\d+$/.test(v) ? Number(v) : v;
+}
+
+/** 404 for a job of another account as for one that does not exist: nothing tells them apart. */
+async function ownJob(store: Store, account: Account, jobId: string): Promise<BatchJob> {
+  const job = await store.batches.getJob(jobId);
+  if (!job || job.accountId !== account.id) throw new AppError('not_found', `no batch job ${jobId}`);
+  return job;
+}
+
+export function batchRoutes(deps: { store: Store; service: BatchService; maxFileBytes: number }): FastifyPluginAsyncTypebox {
+  const { store, service } = deps;
+  return async (app) => {
+    app.post(
+      '/batch',
+      {
+        schema: {
+          summary: 'Upload a file of businesses to verify (CSV in UTF-8 or CP949, XLSX, JSON)',
+          querystring: UploadQuery,
+          consumes: ['multipart/form-data'],
+          response: { 202: BatchAccepted, ...problemResponses, 413: Problem },
+        },
+      },
+      async (request, reply) => {
+        const account = requireAccount(request);
+        if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'send the file as multipart/form-data in a part named "file"');
+        const part = await request.file({ limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10, parts: 20 } });
+        if (!part) throw new AppError('bad_request', 'no file in the request: send it in a multipart part named "file"');
+        if (part.fieldname !== 'file') throw new AppError('bad_request', `the file part must be named "file", not "${part.fieldname}"`);
+        // the limit cuts the stream short (the parser drains the rest of the body, so the connection
+        // stays usable); the service turns a cut file into a 413 rather than a silently shorter job
+        let truncated = false;
+        part.file.once('limit', () => {
+          truncated = true;
+        });
+        const key = request.headers['idempotency-key'];
+        const { job, created } = await service.create({
+          account,
+          file: part.file,
+          filename: part.filename || null,
+          contentType: part.mimetype || null,
+          offline: request.query.offline === 'true',
+          paid: request.query.paid === 'true',
+          sheet: request.query.sheet,
+          columns: { bnoColumn: column(request.query.bno_column), nameColumn: column(request.query.name_column), addressColumn: column(request.query.address_column) },
+          idempotencyKey: typeof key === 'string' && key ? key.slice(0, 200) : undefined,
+          truncated: () => truncated,
+        });
+        if (!created) reply.header('idempotent-replayed', 'true');
+        return reply.code(202).header('location', `/batch/${job.id}`).send(jobSummary(job));
+      },
+    );
+
+    app.get(
+      '/batch/:job_id',
+      {
+        schema: {
+          summary: 'Status, progress, counts and the first rows of a job',
+          params: JobParams,
+          querystring: Type.Object({ preview: Type.Optional(Type.Integer({ minimum: 0, maximum: 1000, description: 'rows to return, default 10' })) }, { additionalProperties: false }),
+          response: { 200: BatchStatusBody, ...problemResponses, 404: Problem },
+        },
+      },
+      async (request) => {
+        const job = await ownJob(store, requireAccount(request), request.params.job_id);
+        const preview = await store.batches.rowsAfter(job.id, 0, request.query.preview ?? 10);
+        return batchStatusBody(job, await store.batches.counts(job.id), preview);
+      },
+    );
+
+    app.get(
+      '/batch/:job_id/results',
+      {
+        schema: {
+          summary: 'Every row with its result, as CSV, XLSX or JSON',
+          params: JobParams,
+          querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('xlsx'), Type.Literal('json')])) }, { additionalProperties: false }),
+          response: { ...problemResponses, 404: Problem },
+        },
+      },
+      async (request, reply) => {
+        const job = await ownJob(store, requireAccount(request), request.params.job_id);
+        const format = request.query.format ?? 'csv';
+        const columns = [...job.columns.map((c) => `input:${c}`), ...RESULT_COLUMNS];
+        async function* records() {
+          for (let after = 0; ; ) {
+            const page = await store.batches.rowsAfter(job.id, after, 1000);
+            if (page.length === 0) return;
+            for (const row of page) yield resultRecord(job, row);
+            after = page.at(-1)!.rowId;
+          }
+        }
+        const base = (job.filename ?? job.id).replace(/\.[^.]+$/, '');
+        const types = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', json: 'application/json; charset=utf-8' } as const;
+        reply.header('content-type', types[format]);
+        reply.header('content-disposition', `attachment; filename="${job.id}.${format}"; filename*=UTF-8''${encodeURIComponent(`${base}_결과.${format}`)}`);
+        reply.hijack();
+        reply.raw.writeHead(200, reply.getHeaders() as Record<string, string>);
+        try {
+          const write = format === 'csv' ? writeCsv : format === 'xlsx' ? writeXlsx : writeJson;
+          await write(records(), columns, reply.raw);
+        } catch (err) {
+          request.log.error({ err }, 'results download failed midway');
+          reply.raw.destroy(err instanceof Error ? err : undefined);
+        }
+      },
+    );
+
+    app.post(
+      '/batch/:job_id/label',
+      {
+        schema: {
+          summary: 'Record whether the mail to one row actually bounced',
+          params: JobParams,
+          body: Label,
+          response: { 200: LabelRecorded, ...problemResponses, 404: Problem, 409: Problem },
+        },
+      },
+      async (request) => {
+        const account = requireAccount(request);
+        const job = await ownJob(store, account, request.params.job_id);
+        const row = await store.batches.getRow(job.id, request.body.row_id);
+        if (!row) throw new AppError('not_found', `job ${job.id} has no row ${request.body.row_id} (it has ${job.total})`);
+        if (!row.result) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
+        const at = new Date().toISOString();
+        const modelVersion = typeof row.result.model_version === 'string' ? row.result.model_version : null;
+        const { replaced } = await store.putLabel({
+          accountId: account.id, jobId: job.id, rowId: row.rowId, bno: row.bno ?? row.bnoRaw, addressKey: row.addressKey,
+          bounced: request.body.bounced, reason: request.body.reason?.trim() || null, features: row.features ?? {}, modelVersion, at,
+        });
+        return { job_id: job.id, row_id: row.rowId, bounced: request.body.bounced, reason: request.body.reason?.trim() || null, replaced, model_version: modelVersion, recorded_at: at };
+      },
+    );
+  };
+}

@@ -1,0 +1,161 @@
+// Creating a batch job from an uploaded file: rows stream from the file into the store as they
+// are read (never the whole file in memory), then one transaction charges the quota and queues
+// the job. Any failure before that leaves nothing behind.
+import { createHash } from 'node:crypto';
+import { PassThrough, type Readable } from 'node:stream';
+import { monthlyLimit } from '../domain/plans.ts';
+import { quotaMonth, quotaResetsAt, secondsUntil, toSeoulIso } from '../domain/quota-period.ts';
+import { hasValidCheckDigit } from '../domain/bizno.ts';
+import { newId } from '../accounts/api-key.ts';
+import { AppError } from '../errors.ts';
+import type { BatchJob, BatchRowInput } from '../store/batch-store.ts';
+import type { Account, Store } from '../store/store.ts';
+import { isFileError } from './files/errors.ts';
+import { openRows, type ColumnOverrides } from './files/read-rows.ts';
+
+export interface UploadRequest {
+  account: Account;
+  file: Readable;
+  filename: string | null;
+  contentType: string | null;
+  offline: boolean;
+  paid: boolean;
+  sheet?: string | undefined;
+  columns?: ColumnOverrides | undefined;
+  idempotencyKey?: string | undefined;
+  /** true once the upload was cut at the size limit */
+  truncated?: () => boolean;
+}
+
+export interface BatchLimits {
+  maxRows: number;
+  maxFileBytes: number;
+  chunkSize: number;
+}
+
+/** rows written per store call while the file streams in */
+const APPEND_BATCH = 2_000;
+
+export class BatchService {
+  readonly #store: Store;
+  readonly #limits: BatchLimits;
+  readonly #now: () => Date;
+  readonly #queued: () => void;
+
+  constructor(store: Store, limits: BatchLimits, opts: { now?: () => Date; onQueued?: () => void } = {}) {
+    this.#store = store;
+    this.#limits = limits;
+    this.#now = opts.now ?? (() => new Date());
+    this.#queued = opts.onQueued ?? (() => {});
+  }
+
+  /** The job (new, or the one an Idempotency-Key already created) and whether it was created now. */
+  async create(req: UploadRequest): Promise<{ job: BatchJob; created: boolean }> {
+    try {
+      return await this.#create(req);
+    } catch (err) {
+      // stop reading but let the rest of the body drain, so the client gets its answer
+      req.file.unpipe();
+      req.file.resume();
+      if (req.truncated?.()) throw this.#tooLarge();
+      throw asHttpError(err);
+    }
+  }
+
+  async #create(req: UploadRequest): Promise<{ job: BatchJob; created: boolean }> {
+    const hash = createHash('sha256');
+    const tee = new PassThrough();
+    req.file.on('data', (chunk: Buffer) => hash.update(chunk));
+    req.file.on('error', (err) => tee.destroy(err));
+    req.file.pipe(tee);
+
+    if (req.idempotencyKey) {
+      const existing = await this.#store.batches.findJobByIdempotencyKey(req.account.id, req.idempotencyKey);
+      if (existing) return { job: await this.#replay(existing, tee, hash), created: false };
+    }
+    const now = this.#now();
+    const jobId = newId('job');
+    let opened;
+    try {
+      opened = await openRows(tee, { filename: req.filename ?? undefined, contentType: req.contentType ?? undefined, sheet: req.sheet, columns: req.columns, maxRows: this.#limits.maxRows });
+    } catch (err) {
+      tee.destroy();
+      throw asHttpError(err);
+    }
+    try {
+      await this.#store.batches.createJob({
+        id: jobId, accountId: req.account.id, filename: req.filename, fileKind: opened.kind, columns: opened.headers, chosen: opened.chosen,
+        offline: req.offline, paid: req.paid, month: quotaMonth(now), idempotencyKey: req.idempotencyKey ?? null, fingerprint: null, createdAt: now.toISOString(),
+      });
+    } catch (err) {
+      tee.destroy();
+      // the unique index on (account, key): the same key is being uploaded right now
+      if (req.idempotencyKey && /unique|duplicate/i.test(String(err))) throw new AppError('conflict', 'a job with this Idempotency-Key is being created; retry in a moment');
+      throw err;
+    }
+    try {
+      let batch: BatchRowInput[] = [];
+      for await (const row of opened.rows) {
+        batch.push({ rowId: row.rowId, bnoRaw: row.bnoRaw, bno: row.bno, valid: row.bno !== null && hasValidCheckDigit(row.bno), name: row.name, address: row.address, cells: row.cells });
+        if (batch.length >= APPEND_BATCH) {
+          await this.#store.batches.appendRows(jobId, batch);
+          batch = [];
+        }
+      }
+      await this.#store.batches.appendRows(jobId, batch);
+      if (req.truncated?.()) throw this.#tooLarge();
+      const fingerprint = hash.digest('hex');
+      const account = req.account;
+      const out = await this.#store.batches.finalizeJob(jobId, {
+        chunkSize: this.#limits.chunkSize,
+        limit: monthlyLimit(account.plan, account.quotaLimit),
+        charge: !req.offline,
+        paid: req.paid,
+        now: this.#now(),
+        fingerprint,
+        // wide rows or late JSON keys may have added columns while reading
+        columns: opened.headers,
+      });
+      if (!out.ok) {
+        await this.#store.batches.discardJob(jobId);
+        const resetsAt = quotaResetsAt(now);
+        throw new AppError(
+          'quota_exceeded',
+          `this file has ${out.needed} distinct business numbers to look up but ${out.remaining} lookups are left this month; nothing was charged. Send paid=true to run it with the excess billed as overage, or offline=true to answer from stored data only`,
+          { headers: { 'retry-after': String(secondsUntil(resetsAt, now)) }, extra: { needed: out.needed, remaining: out.remaining, resets_at: toSeoulIso(resetsAt) } },
+        );
+      }
+      this.#queued();
+      return { job: out.job, created: true };
+    } catch (err) {
+      tee.destroy();
+      await this.#store.batches.discardJob(jobId).catch(() => undefined);
+      throw asHttpError(err);
+    }
+  }
+
+  #tooLarge(): AppError {
+    const mb = Math.round((this.#limits.maxFileBytes / 1024 ** 2) * 10) / 10;
+    return new AppError('payload_too_large', `the file is larger than the upload limit of ${mb} MB; split it and upload the parts`, { extra: { limit_bytes: this.#limits.maxFileBytes } });
+  }
+
+  /** Same key again: the same file gets the job back; a different file is a conflict. */
+  async #replay(existing: BatchJob, body: Readable, hash: ReturnType<typeof createHash>): Promise<BatchJob> {
+    for await (const _ of body) {
+      // drained only to fingerprint what was sent
+    }
+    const fingerprint = hash.digest('hex');
+    if (existing.status === 'uploading') throw new AppError('conflict', 'a job with this Idempotency-Key is being created; retry in a moment');
+    if (existing.fingerprint && existing.fingerprint !== fingerprint) {
+      throw new AppError('conflict', `Idempotency-Key was already used for job ${existing.id} with a different file`);
+    }
+    return existing;
+  }
+}
+
+function asHttpError(err: unknown): unknown {
+  if (isFileError(err)) {
+    return new AppError(err.status === 413 ? 'payload_too_large' : 'bad_request', err.message, { extra: { file_error: err.code, ...err.details } });
+  }
+  return err;
+}

@@ -1,0 +1,114 @@
+// How batch jobs and rows look from outside: the JSON of the API and the columns of downloads.
+import { Type, type Static } from 'typebox';
+import type { BatchJob, BatchRow } from '../store/batch-store.ts';
+
+const Nullable = (t: Parameters<typeof Type.Union>[0][number]) => Type.Union([t, Type.Null()]);
+const FileInfo = Type.Object({
+  name: Nullable(Type.String()),
+  kind: Type.String({ description: 'csv | tsv | xlsx | json | ndjson' }),
+  columns: Type.Array(Type.String(), { description: 'input headers in file order' }),
+  number_column: Type.String(),
+  name_column: Nullable(Type.String()),
+  address_column: Nullable(Type.String()),
+});
+
+export const BatchAccepted = Type.Object({
+  job_id: Type.String(),
+  total: Type.Integer({ description: 'data rows in the file' }),
+  status: Type.String({ description: 'queued | processing | done | failed' }),
+  distinct_numbers: Type.Integer({ description: 'distinct valid business numbers: what is charged' }),
+  offline: Type.Boolean(),
+  paid: Type.Boolean(),
+  charged: Type.Integer({ description: 'lookups charged to the monthly quota' }),
+  overage: Type.Integer({ description: 'lookups beyond the quota, billed as overage (paid=true)' }),
+  file: FileInfo,
+  created_at: Type.String(),
+  links: Type.Object({ status: Type.String(), results: Type.String() }),
+});
+
+export const BatchStatusBody = Type.Object({
+  job_id: Type.String(),
+  status: Type.String({ description: 'queued | processing | done | failed' }),
+  total: Type.Integer(),
+  processed: Type.Integer(),
+  progress: Type.Number({ minimum: 0, maximum: 1 }),
+  failure_reason: Nullable(Type.String()),
+  distinct_numbers: Type.Integer(),
+  offline: Type.Boolean(),
+  paid: Type.Boolean(),
+  charged: Type.Integer(),
+  overage: Type.Integer(),
+  refunded: Type.Integer({ description: 'lookups given back: numbers that got no answer' }),
+  counts: Type.Object({ biz_status: Type.Record(Type.String(), Type.Integer()), grade: Type.Record(Type.String(), Type.Integer()) }),
+  file: FileInfo,
+  created_at: Type.String(),
+  started_at: Nullable(Type.String()),
+  finished_at: Nullable(Type.String()),
+  preview: Type.Array(
+    Type.Object({
+      row_id: Type.Integer(),
+      input: Type.Record(Type.String(), Type.String()),
+      result: Type.Unknown({ description: 'the verification result (POST /verify shape), null until processed' }),
+    }),
+  ),
+  links: Type.Object({ results: Type.Object({ csv: Type.String(), xlsx: Type.String(), json: Type.String() }) }),
+});
+
+export function jobSummary(job: BatchJob): Static<typeof BatchAccepted> {
+  return {
+    job_id: job.id,
+    total: job.total,
+    status: job.status,
+    distinct_numbers: job.distinctNumbers,
+    offline: job.offline,
+    paid: job.paid,
+    charged: job.charged,
+    overage: job.overage,
+    file: { name: job.filename, kind: job.fileKind, columns: job.columns, number_column: job.chosen.bno, name_column: job.chosen.name, address_column: job.chosen.address },
+    created_at: job.createdAt,
+    links: { status: `/batch/${job.id}`, results: `/batch/${job.id}/results?format=csv` },
+  };
+}
+
+export function batchStatusBody(job: BatchJob, counts: { byStatus: Record<string, number>; byGrade: Record<string, number> }, preview: readonly BatchRow[]): Static<typeof BatchStatusBody> {
+  return {
+    job_id: job.id,
+    status: job.status,
+    total: job.total,
+    processed: job.processed,
+    progress: job.total === 0 ? 1 : Math.round((job.processed / job.total) * 10_000) / 10_000,
+    failure_reason: job.failureReason,
+    distinct_numbers: job.distinctNumbers,
+    offline: job.offline,
+    paid: job.paid,
+    charged: job.charged,
+    overage: job.overage,
+    refunded: job.refunded,
+    counts: { biz_status: counts.byStatus, grade: counts.byGrade },
+    file: { name: job.filename, kind: job.fileKind, columns: job.columns, number_column: job.chosen.bno, name_column: job.chosen.name, address_column: job.chosen.address },
+    created_at: job.createdAt,
+    started_at: job.startedAt,
+    finished_at: job.finishedAt,
+    preview: preview.map((r) => ({ row_id: r.rowId, input: r.cells, result: r.result })),
+    links: { results: { csv: `/batch/${job.id}/results?format=csv`, xlsx: `/batch/${job.id}/results?format=xlsx`, json: `/batch/${job.id}/results?format=json` } },
+  };
+}
+
+export const RESULT_COLUMNS = [
+  'row_id', 'b_no', 'biz_status', 'bounce_prob', 'grade', 'action', 'fixed_zipcode', 'fixed_address', 'reasons',
+  'closed_on', 'tax_type', 'entity_type', 'address_quality', 'checked_at', 'stale', 'model_version',
+] as const;
+
+/** One download record: the input columns as read (prefixed), then the result columns. */
+export function resultRecord(job: BatchJob, row: BatchRow): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const c of job.columns) out[`input:${c}`] = row.cells[c] ?? '';
+  const r = row.result ?? {};
+  const address = r.address as { quality?: string } | null | undefined;
+  out.row_id = row.rowId;
+  for (const k of RESULT_COLUMNS) if (k !== 'row_id' && k !== 'reasons' && k !== 'address_quality') out[k] = r[k] ?? null;
+  out.reasons = Array.isArray(r.reasons) ? (r.reasons as string[]).join(' | ') : null;
+  out.address_quality = address?.quality ?? null;
+  if (!row.result) out.biz_status = 'pending';
+  return out;
+}

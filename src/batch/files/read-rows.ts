@@ -1,0 +1,271 @@
+// Reading an uploaded customer list: detect what it is, find the header and the number column,
+// then stream the rows. openRows() resolves once the columns are known (so a file without a
+// number column is refused before anything is stored) and hands back the rows still unread.
+//
+// The input is owned from here on: it is destroyed when the rows end, fail or are abandoned,
+// and an AbortSignal destroys it too, which wakes any read waiting on a stalled upload.
+
+import type { Readable } from 'node:stream';
+import { readHead } from './byte-head.ts';
+import { rawText, type RawCell } from './cell-text.ts';
+import { chooseColumns, type ChosenColumns, type ColumnOverrides } from './columns.ts';
+import { csvRecords } from './csv-source.ts';
+import { detectFile, SNIFF_BYTES, type Delimiter, type FileKind, type TextEncoding } from './detect.ts';
+import { FileError } from './errors.ts';
+import { jsonRecords } from './json-source.ts';
+import { isBlank, RowBuilder, type FileRow } from './row-builder.ts';
+import { xlsxRecords } from './xlsx-source.ts';
+
+export type { ColumnOverrides, ChosenColumns } from './columns.ts';
+export type { FileRow } from './row-builder.ts';
+export type { FileKind } from './detect.ts';
+
+export const DEFAULT_LIMITS = {
+  maxCellChars: 2_000,
+  maxColumns: 256,
+  maxBlankRows: 100_000,
+  maxInflatedBytes: 256 * 1024 * 1024,
+  maxJsonDepth: 64,
+  maxRecordChars: 1_000_000,
+} as const;
+
+// title lines ("거래처 현황 2024년 3월") may stand above the header
+const HEADER_SEARCH_ROWS = 10;
+// JSON objects may omit keys; the header is the keys of the first few, not only the first
+const JSON_HEADER_SAMPLE = 50;
+const JSON_SAMPLE_CHARS = 1_000_000;
+
+export interface ReadOptions {
+  /** what the caller says the file is; binary content still decides (see detect.ts) */
+  kind?: FileKind | undefined;
+  filename?: string | undefined;
+  contentType?: string | undefined;
+  /** XLSX worksheet name, or 1-based position among visible sheets; default the first visible */
+  sheet?: string | number | undefined;
+  columns?: ColumnOverrides | undefined;
+  /** data rows (not blank, not the header) allowed; one more is 'too_many_rows' at once */
+  maxRows: number;
+  /** longer cells are cut to this many characters */
+  maxCellChars?: number | undefined;
+  maxColumns?: number | undefined;
+  /** blank rows tolerated in total (a sheet formatted down to row 1,048,576 has a million) */
+  maxBlankRows?: number | undefined;
+  /** XLSX: bytes all zip parts may inflate to, together */
+  maxInflatedBytes?: number | undefined;
+  maxJsonDepth?: number | undefined;
+  /** CSV: characters one record may hold (an unclosed quote otherwise swallows the file) */
+  maxRecordChars?: number | undefined;
+  /** XLSX: where sheets stored before their shared strings are spooled; default os.tmpdir() */
+  tmpDir?: string | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+export interface OpenedRows {
+  kind: FileKind;
+  encoding: TextEncoding | null;
+  delimiter: Delimiter | null;
+  /** XLSX: the worksheet read */
+  sheet: string | null;
+  /**
+   * Column names in file order, the keys of every row's `cells`. Empty headers are "열N",
+   * repeats get " (2)". The array grows while rows are read when a row is wider than the
+   * header or a JSON object brings a key not seen in the first objects; read it again after
+   * the rows for the complete list.
+   */
+  headers: string[];
+  /** header names of the recognised columns */
+  chosen: { bno: string; name: string | null; address: string | null };
+  columns: ChosenColumns;
+  rows: AsyncGenerator<FileRow>;
+  /** Releases the input when the rows will not be read to the end. */
+  close(): Promise<void>;
+}
+
+type Source = { records: AsyncGenerator<RawCell[]>; keys?: readonly string[]; sheet?: () => string | null };
+
+function openSource(body: Readable, kind: FileKind, encoding: TextEncoding | null, delimiter: Delimiter | null, opts: ReadOptions): Source {
+  const maxColumns = opts.maxColumns ?? DEFAULT_LIMITS.maxColumns;
+  switch (kind) {
+    case 'csv':
+      return {
+        records: csvRecords(body, {
+          encoding: encoding ?? 'utf-8',
+          delimiter: delimiter ?? ',',
+          maxRecordChars: opts.maxRecordChars ?? DEFAULT_LIMITS.maxRecordChars,
+        }),
+      };
+    case 'json': {
+      const json = jsonRecords(body, {
+        encoding: encoding ?? 'utf-8',
+        maxDepth: opts.maxJsonDepth ?? DEFAULT_LIMITS.maxJsonDepth,
+        maxCellChars: opts.maxCellChars ?? DEFAULT_LIMITS.maxCellChars,
+        maxColumns,
+      });
+      return { records: json.records, keys: json.keys };
+    }
+    case 'xlsx': {
+      const xlsx = xlsxRecords(body, {
+        sheet: opts.sheet,
+        maxInflatedBytes: opts.maxInflatedBytes ?? DEFAULT_LIMITS.maxInflatedBytes,
+        maxColumns,
+        tmpDir: opts.tmpDir,
+      });
+      return { records: xlsx.records, sheet: () => xlsx.sheet };
+    }
+  }
+}
+
+const UNREADABLE: Record<FileKind, string> = {
+  csv: 'CSV 파일을 읽을 수 없습니다.',
+  json: 'JSON 파일을 읽을 수 없습니다.',
+  xlsx: '엑셀(XLSX) 파일을 읽을 수 없습니다. 파일이 손상되었거나 XLSX 형식이 아닙니다. 엑셀에서 "Excel 통합 문서(*.xlsx)"로 다시 저장해 올려 주세요.',
+};
+
+function mapError(err: unknown, kind: FileKind | null, signal: AbortSignal | undefined): unknown {
+  if (signal?.aborted) return signal.reason;
+  if (err instanceof FileError) return err;
+  return new FileError('unreadable', kind ? UNREADABLE[kind] : '파일을 읽을 수 없습니다.', {}, err);
+}
+
+function emptyError(headerOnly: boolean): FileError {
+  return headerOnly
+    ? new FileError('empty', '머리글 행만 있고 데이터 행이 없습니다.', { headerOnly: true })
+    : new FileError('empty', '파일에 데이터가 없습니다.', { headerOnly: false });
+}
+
+export async function openRows(input: Readable, opts: ReadOptions): Promise<OpenedRows> {
+  const signal = opts.signal;
+  signal?.throwIfAborted();
+  const onAbort = () => input.destroy(signal?.reason instanceof Error ? signal.reason : new Error('aborted'));
+  signal?.addEventListener('abort', onAbort, { once: true });
+  let source: Source | null = null;
+  let kind: FileKind | null = null;
+  let released = false;
+  const release = async () => {
+    if (released) return;
+    released = true;
+    signal?.removeEventListener('abort', onAbort);
+    // destroying first wakes a read that is waiting on the upload, so the return() below can run
+    input.destroy();
+    await source?.records.return(undefined).catch(() => undefined);
+  };
+
+  try {
+    const { head, body } = await readHead(input, SNIFF_BYTES);
+    const detected = detectFile(head, { filename: opts.filename, contentType: opts.contentType, kind: opts.kind });
+    kind = detected.kind;
+    const src = openSource(body, detected.kind, detected.encoding, detected.delimiter, opts);
+    source = src;
+    const pending: RawCell[][] = [];
+    const next = async (): Promise<RawCell[] | null> => {
+      const r = await src.records.next();
+      return r.done ? null : r.value;
+    };
+
+    let headerRaw: string[];
+    let columns: ChosenColumns;
+    if (src.keys) {
+      let chars = 0;
+      while (pending.length < JSON_HEADER_SAMPLE && chars < JSON_SAMPLE_CHARS) {
+        const record = await next();
+        if (!record) break;
+        pending.push(record);
+        for (const c of record) chars += String(c).length;
+      }
+      if (!pending.some((r) => !isBlank(r))) throw emptyError(false);
+      headerRaw = [...src.keys];
+      const result = chooseColumns(RowBuilder.uniqueNames(headerRaw), opts.columns);
+      if (!result.ok) throw result.error;
+      columns = result.columns;
+    } else {
+      let firstError: FileError | null = null;
+      let found: { raw: string[]; columns: ChosenColumns } | null = null;
+      const maxBlank = opts.maxBlankRows ?? DEFAULT_LIMITS.maxBlankRows;
+      let blank = 0;
+      for (let tried = 0; !found && tried < HEADER_SEARCH_ROWS && blank <= maxBlank; ) {
+        const record = await next();
+        if (!record) break;
+        if (isBlank(record)) {
+          blank++;
+          continue;
+        }
+        tried++;
+        const raw = record.map((c) => rawText(c));
+        const result = chooseColumns(RowBuilder.uniqueNames(raw), opts.columns);
+        if (result.ok) found = { raw, columns: result.columns };
+        else firstError ??= result.error;
+      }
+      if (!found && blank > maxBlank) throw new FileError('too_many_rows', `빈 행이 너무 많습니다 (${maxBlank.toLocaleString('ko-KR')}행 초과).`, { limit: maxBlank, blank: true });
+      if (!found) {
+        const err = firstError ?? emptyError(false);
+        const sheet = src.sheet?.();
+        // in a workbook, the likeliest mistake is the sheet: say which one was read
+        throw sheet ? new FileError(err.code, `${err.message} (읽은 시트: "${sheet}")`, { ...err.details, sheet }) : err;
+      }
+      headerRaw = found.raw;
+      columns = found.columns;
+      // a header with nothing under it is refused here, before the caller creates anything
+      for (;;) {
+        const record = await next();
+        if (!record) throw emptyError(true);
+        if (!isBlank(record)) {
+          pending.push(record);
+          break;
+        }
+        if (++blank > maxBlank) throw new FileError('too_many_rows', `빈 행이 너무 많습니다 (${maxBlank.toLocaleString('ko-KR')}행 초과).`, { limit: maxBlank, blank: true });
+      }
+    }
+
+    const builder = new RowBuilder(
+      headerRaw,
+      columns,
+      {
+        maxRows: opts.maxRows,
+        maxBlankRows: opts.maxBlankRows ?? DEFAULT_LIMITS.maxBlankRows,
+        maxColumns: opts.maxColumns ?? DEFAULT_LIMITS.maxColumns,
+        maxCellChars: opts.maxCellChars ?? DEFAULT_LIMITS.maxCellChars,
+      },
+      (i) => src.keys?.[i] ?? '',
+    );
+
+    async function* rows(): AsyncGenerator<FileRow> {
+      try {
+        for (;;) {
+          const record = pending.shift() ?? (await next());
+          if (!record) return;
+          const row = builder.build(record);
+          if (row) yield row;
+        }
+      } catch (err) {
+        throw mapError(err, kind, signal);
+      } finally {
+        await release();
+      }
+    }
+
+    return {
+      kind: detected.kind,
+      encoding: detected.encoding,
+      delimiter: detected.delimiter,
+      sheet: src.sheet?.() ?? null,
+      headers: builder.headers,
+      chosen: { bno: columns.bno.header, name: columns.name?.header ?? null, address: columns.address?.header ?? null },
+      columns,
+      rows: rows(),
+      close: release,
+    };
+  } catch (err) {
+    await release();
+    throw mapError(err, kind, signal);
+  }
+}
+
+/** The rows alone, for callers that do not need the header first. */
+export async function* readRows(input: Readable, opts: ReadOptions): AsyncGenerator<FileRow> {
+  const opened = await openRows(input, opts);
+  try {
+    yield* opened.rows;
+  } finally {
+    await opened.close();
+  }
+}

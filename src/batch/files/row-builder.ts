@@ -1,0 +1,126 @@
+// From positional records to FileRows: header names made unique and usable as keys, blank rows
+// told apart from data, limits counted, the three recognised columns pulled out.
+
+import { normaliseFromFile } from '../../domain/bizno.ts';
+import { rawText, type RawCell } from './cell-text.ts';
+import type { ChosenColumns } from './columns.ts';
+import { FileError } from './errors.ts';
+
+export interface FileRow {
+  /**
+   * 1-based position among the data rows that are not blank, in file order. The header row (and
+   * any title rows above it) and blank rows are not counted, so row_id 1 is the first customer.
+   */
+  rowId: number;
+  /** the number cell as text, trimmed ("124-81-00998", "1248100998", "'124 81 00998") */
+  bnoRaw: string;
+  /** ten digits, or null when the cell does not hold a business number */
+  bno: string | null;
+  name: string | null;
+  address: string | null;
+  /** every column by header name (see OpenedRows.headers), for the results download */
+  cells: Record<string, string>;
+}
+
+export interface RowLimits {
+  maxRows: number;
+  maxBlankRows: number;
+  maxColumns: number;
+  maxCellChars: number;
+}
+
+export function isBlank(record: readonly RawCell[]): boolean {
+  return record.every((c) => (typeof c === 'number' ? false : c.trim() === ''));
+}
+
+/** Header text as a key: whitespace (Alt+Enter line breaks) folded, empty ones named by position. */
+export function headerName(raw: string, index: number): string {
+  const s = raw.replace(/\s+/g, ' ').trim();
+  if (s === '') return `열${index + 1}`;
+  // cells are plain objects, where "__proto__" cannot be an ordinary key
+  return s === '__proto__' ? `${s} (열${index + 1})` : s;
+}
+
+export class RowBuilder {
+  readonly headers: string[] = [];
+  readonly #used = new Set<string>();
+  readonly #limits: RowLimits;
+  readonly #columns: ChosenColumns;
+  /** names for columns past the header: JSON keys seen later; for tables, none (→ 열N) */
+  readonly #laterName: (index: number) => string;
+  #rows = 0;
+  #blank = 0;
+
+  constructor(headerRaw: readonly string[], columns: ChosenColumns, limits: RowLimits, laterName: (index: number) => string = () => '') {
+    this.#limits = limits;
+    this.#columns = columns;
+    this.#laterName = laterName;
+    this.#extend(headerRaw.length, (i) => headerRaw[i] ?? '');
+  }
+
+  /** Gives each column a distinct name; "비고", "비고" become "비고", "비고 (2)". */
+  static uniqueNames(raw: readonly string[]): string[] {
+    const used = new Set<string>();
+    return raw.map((r, i) => unique(headerName(r, i), used));
+  }
+
+  #extend(width: number, rawName: (i: number) => string): void {
+    if (width > this.#limits.maxColumns) {
+      throw new FileError('too_many_columns', `열이 너무 많습니다 (최대 ${this.#limits.maxColumns}열).`, { limit: this.#limits.maxColumns });
+    }
+    for (let i = this.headers.length; i < width; i++) this.headers.push(unique(headerName(rawName(i), i), this.#used));
+  }
+
+  /** The row for a record, or null for a blank one; throws past the row limits. */
+  build(record: readonly RawCell[]): FileRow | null {
+    if (isBlank(record)) {
+      if (++this.#blank > this.#limits.maxBlankRows) {
+        throw new FileError(
+          'too_many_rows',
+          `빈 행이 너무 많습니다 (${this.#limits.maxBlankRows.toLocaleString('ko-KR')}행 초과). 서식만 남은 빈 행을 삭제한 뒤 다시 올려 주세요.`,
+          { limit: this.#limits.maxBlankRows, blank: true },
+        );
+      }
+      return null;
+    }
+    if (++this.#rows > this.#limits.maxRows) {
+      throw new FileError(
+        'too_many_rows',
+        `행이 너무 많습니다. 한 파일에 최대 ${this.#limits.maxRows.toLocaleString('ko-KR')}행까지 올릴 수 있습니다. 파일을 나누어 올려 주세요.`,
+        { limit: this.#limits.maxRows },
+      );
+    }
+    if (record.length > this.headers.length) this.#extend(record.length, this.#laterName);
+
+    const cells: Record<string, string> = {};
+    const max = this.#limits.maxCellChars;
+    for (let i = 0; i < this.headers.length; i++) {
+      const text = rawText(record[i]);
+      cells[this.headers[i]!] = text.length > max ? text.slice(0, max) : text;
+    }
+    const textAt = (index: number | undefined): string | null => {
+      if (index === undefined) return null;
+      const t = cells[this.headers[index - 1]!]?.trim() ?? '';
+      return t === '' ? null : t;
+    };
+    const bnoCell = record[this.#columns.bno.index - 1];
+    const bnoRaw = textAt(this.#columns.bno.index) ?? '';
+    // full-width digits (１２４－８１) are what some Korean IMEs type
+    const bno = normaliseFromFile(typeof bnoCell === 'number' ? bnoCell : bnoRaw.normalize('NFKC'));
+    return {
+      rowId: this.#rows,
+      bnoRaw,
+      bno,
+      name: textAt(this.#columns.name?.index),
+      address: textAt(this.#columns.address?.index),
+      cells,
+    };
+  }
+}
+
+function unique(name: string, used: Set<string>): string {
+  let candidate = name;
+  for (let n = 2; used.has(candidate); n++) candidate = `${name} (${n})`;
+  used.add(candidate);
+  return candidate;
+}

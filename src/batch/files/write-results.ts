@@ -1,0 +1,133 @@
+// Streaming writers for the results download. Rows are pulled one at a time and written as the
+// client reads: each writer waits for 'drain' when the output is full, so a slow download slows
+// the database paging instead of filling memory. Each writer ends `out` when all rows are
+// written; on failure it leaves `out` to the caller (who destroys it, usually mid-response).
+
+import type { Writable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { neutralise, safeCell, valueText } from './formula-guard.ts';
+
+export type ResultRow = Record<string, unknown>;
+type Rows = AsyncIterable<ResultRow> | Iterable<ResultRow>;
+
+// Excel refuses a cell longer than this as a corrupt file
+const XLSX_MAX_CELL = 32_767;
+// small writes are gathered so a million rows are not a million syscalls
+const FLUSH_AT = 64 * 1024;
+
+function waitDrain(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const cleanup = () => {
+      out.off('drain', onDrain);
+      out.off('error', onError);
+      out.off('close', onClose);
+    };
+    const onDrain = () => {
+      cleanup();
+      resolve();
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    // a client that goes away destroys the response without 'drain' ever coming
+    const onClose = () => {
+      cleanup();
+      reject(new Error('output closed before the results were written'));
+    };
+    out.on('drain', onDrain);
+    out.on('error', onError);
+    out.on('close', onClose);
+  });
+}
+
+async function write(out: Writable, chunk: string): Promise<void> {
+  if (out.destroyed) throw new Error('output closed before the results were written');
+  if (!out.write(chunk)) await waitDrain(out);
+}
+
+function end(out: Writable): Promise<void> {
+  return new Promise((resolve, reject) => {
+    out.once('error', reject);
+    out.end(() => resolve());
+  });
+}
+
+function csvField(value: unknown): string {
+  const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : neutralise(valueText(value));
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/** RFC 4180 CSV with CRLF, in UTF-8 with a BOM: without it Excel reads Korean as CP949 mojibake. */
+export async function writeCsv(rows: Rows, columns: readonly string[], out: Writable): Promise<void> {
+  let buf = `\uFEFF${columns.map((c) => csvField(c)).join(',')}\r\n`;
+  for await (const row of rows) {
+    buf += `${columns.map((c) => csvField(row[c])).join(',')}\r\n`;
+    if (buf.length >= FLUSH_AT) {
+      await write(out, buf);
+      buf = '';
+    }
+  }
+  if (buf) await write(out, buf);
+  await end(out);
+}
+
+export interface JsonWriteOptions {
+  /** 'array' (default): one JSON array; 'ndjson': one object per line */
+  format?: 'array' | 'ndjson';
+}
+
+function jsonRecord(row: ResultRow, columns: readonly string[]): string {
+  const obj: Record<string, unknown> = {};
+  for (const c of columns) obj[c] = row[c] ?? null;
+  return JSON.stringify(obj, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v));
+}
+
+/** JSON is data, not a spreadsheet: values are written as they are, without the apostrophe guard. */
+export async function writeJson(rows: Rows, columns: readonly string[], out: Writable, opts: JsonWriteOptions = {}): Promise<void> {
+  const ndjson = opts.format === 'ndjson';
+  let buf = ndjson ? '' : '[';
+  let first = true;
+  for await (const row of rows) {
+    buf += ndjson ? `${jsonRecord(row, columns)}\n` : `${first ? '\n' : ',\n'}${jsonRecord(row, columns)}`;
+    first = false;
+    if (buf.length >= FLUSH_AT) {
+      await write(out, buf);
+      buf = '';
+    }
+  }
+  if (!ndjson) buf += first ? ']\n' : '\n]\n';
+  if (buf) await write(out, buf);
+  await end(out);
+}
+
+export interface XlsxWriteOptions {
+  sheetName?: string;
+}
+
+function xlsxCell(value: unknown): string | number | null {
+  if (value === null || value === undefined || value === '') return null;
+  const cell = safeCell(value);
+  return typeof cell === 'string' && cell.length > XLSX_MAX_CELL ? cell.slice(0, XLSX_MAX_CELL) : cell;
+}
+
+/**
+ * One worksheet, header row bold and frozen. Strings are always written as strings (exceljs makes
+ * a formula only from a { formula } value), and guarded as in CSV so that editing a cell in Excel
+ * does not turn it into a formula either.
+ */
+export async function writeXlsx(rows: Rows, columns: readonly string[], out: Writable, opts: XlsxWriteOptions = {}): Promise<void> {
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const sheet = book.addWorksheet(opts.sheetName ?? 'results', { views: [{ state: 'frozen', ySplit: 1 }] });
+  sheet.columns = columns.map((c) => ({ width: Math.min(40, Math.max(10, c.length + 2)) }));
+  const header = sheet.addRow(columns.map((c) => xlsxCell(c)));
+  header.font = { bold: true };
+  header.commit();
+  for await (const row of rows) {
+    sheet.addRow(columns.map((c) => xlsxCell(row[c]))).commit();
+    if (out.destroyed) throw new Error('output closed before the results were written');
+    if (out.writableNeedDrain) await waitDrain(out);
+  }
+  sheet.commit();
+  await book.commit();
+}

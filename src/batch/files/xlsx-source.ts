@@ -1,0 +1,205 @@
+// XLSX → records of one worksheet, streamed with exceljs's streaming reader parts. exceljs's own
+// entry loop is replaced (see xlsx-zip.ts) so that every part is metered, only the chosen sheet is
+// kept, and sheets that arrive before the shared strings (Excel writes them in that order) are
+// spooled to a temporary file, never to memory. The private exceljs methods used here are pinned
+// by the exact exceljs version in package.json.
+
+import { createReadStream } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { cellRaw, type RawCell } from './cell-text.ts';
+import { FileError } from './errors.ts';
+import { drain, entryPath, InflateBudget, meteredText, openZip, spool, type ZipEntry } from './xlsx-zip.ts';
+
+export interface XlsxOptions {
+  /** worksheet name, or 1-based position among the visible sheets; default the first visible one */
+  sheet?: string | number | undefined;
+  maxInflatedBytes: number;
+  /** cells right of this column are an error if they hold anything */
+  maxColumns: number;
+  tmpDir?: string | undefined;
+}
+
+export interface XlsxSource {
+  /** the chosen worksheet's name, known before the first record */
+  readonly sheet: string | null;
+  records: AsyncGenerator<RawCell[]>;
+}
+
+interface SheetRef {
+  name: string;
+  state?: string;
+  rId: string;
+}
+interface StreamRow {
+  eachCell(cb: (cell: { value: unknown }, col: number) => void): void;
+}
+interface WorksheetReader extends AsyncIterable<StreamRow> {
+  name: string;
+}
+// what exceljs's WorkbookReader knows after reading the workbook parts
+interface ReaderState {
+  options: Record<string, string>;
+  workbookRels?: { Id: string; Target: string }[];
+  model?: { sheets?: SheetRef[] };
+}
+interface ReaderInternals extends ReaderState {
+  _parseRels(s: Readable): Promise<void>;
+  _parseWorkbook(s: Readable): Promise<void>;
+  _parseStyles(s: Readable): Promise<void>;
+  _parseSharedStrings(s: Readable): AsyncIterable<unknown>;
+  _parseWorksheet(it: AsyncIterable<string>, sheetNo: string): Iterable<{ value: WorksheetReader }>;
+}
+interface ReaderParts {
+  state: ReaderState;
+  rels(s: Readable): Promise<void>;
+  workbook(s: Readable): Promise<void>;
+  styles(s: Readable): Promise<void>;
+  sharedStrings(s: Readable): Promise<void>;
+  worksheet(text: AsyncIterable<string>): WorksheetReader | null;
+}
+
+const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
+
+/**
+ * exceljs's reader with the part parsers its own parse() loop calls; those are private by name
+ * only, and the exact exceljs version in package.json pins them.
+ */
+function newReader(): ReaderParts {
+  const reader = new ExcelJS.stream.xlsx.WorkbookReader('', {
+    worksheets: 'emit',
+    sharedStrings: 'cache',
+    // styles are needed to tell a date from a number
+    styles: 'cache',
+    hyperlinks: 'ignore',
+    entries: 'ignore',
+  }) as unknown as ReaderInternals;
+  /* oxlint-disable no-underscore-dangle */
+  return {
+    state: reader,
+    rels: (s) => reader._parseRels(s),
+    workbook: (s) => reader._parseWorkbook(s),
+    styles: (s) => reader._parseStyles(s),
+    async sharedStrings(s) {
+      // with sharedStrings: 'cache' this yields nothing and fills the reader's table
+      for await (const _ of reader._parseSharedStrings(s)) continue;
+    },
+    worksheet(text) {
+      for (const event of reader._parseWorksheet(text, '0')) return event.value;
+      return null;
+    },
+  };
+  /* oxlint-enable no-underscore-dangle */
+}
+
+function unreadable(message: string): FileError {
+  return new FileError('unreadable', `엑셀(XLSX) 파일을 읽을 수 없습니다: ${message}`);
+}
+
+/** Worksheets in tab order with their part names, once workbook.xml and its rels are read. */
+function worksheetsOf(reader: ReaderState): { name: string; hidden: boolean; part: string }[] | null {
+  if (!reader.model || !reader.workbookRels) return null;
+  const out: { name: string; hidden: boolean; part: string }[] = [];
+  for (const s of reader.model.sheets ?? []) {
+    const rel = reader.workbookRels.find((r) => r.Id === s.rId);
+    if (!rel) continue;
+    const target = rel.Target.replace(/\\/g, '/');
+    const part = target.startsWith('/') ? target.slice(1) : path.posix.normalize(`xl/${target}`);
+    if (WORKSHEET.test(part)) out.push({ name: s.name, hidden: s.state === 'hidden' || s.state === 'veryHidden', part });
+  }
+  return out;
+}
+
+function choose(sheets: { name: string; hidden: boolean; part: string }[], wanted: string | number | undefined) {
+  const visible = sheets.filter((s) => !s.hidden);
+  let found;
+  if (wanted === undefined) found = visible[0] ?? sheets[0];
+  else if (typeof wanted === 'number') found = visible[wanted - 1];
+  else found = sheets.find((s) => s.name === wanted) ?? sheets.find((s) => s.name.trim().toLowerCase() === wanted.trim().toLowerCase());
+  if (found) return found;
+  const names = visible.map((s) => `"${s.name}"`).join(', ');
+  if (sheets.length === 0) throw new FileError('bad_sheet', '엑셀 파일에 워크시트가 없습니다.', { sheets: [] });
+  throw new FileError('bad_sheet', `"${String(wanted)}" 시트를 찾지 못했습니다. 파일의 시트: ${names}`, {
+    wanted,
+    sheets: visible.map((s) => s.name),
+  });
+}
+
+function toRecord(row: StreamRow, maxColumns: number): RawCell[] {
+  const record: RawCell[] = [];
+  row.eachCell((cell, col) => {
+    const raw = cellRaw(cell.value);
+    if (raw === '') return;
+    if (col > maxColumns) {
+      throw new FileError('too_many_columns', `열이 너무 많습니다 (최대 ${maxColumns}열).`, { limit: maxColumns });
+    }
+    while (record.length < col - 1) record.push('');
+    record[col - 1] = raw;
+  });
+  return record;
+}
+
+export function xlsxRecords(body: Readable, opts: XlsxOptions): XlsxSource {
+  const source = { sheet: null as string | null, records: null as unknown as AsyncGenerator<RawCell[]> };
+  source.records = generate(body, opts, (name) => {
+    source.sheet = name;
+  });
+  return source;
+}
+
+async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: string) => void): AsyncGenerator<RawCell[]> {
+  const reader = newReader();
+  const budget = new InflateBudget(opts.maxInflatedBytes);
+  const zip = openZip(body);
+  const spooled = new Map<string, string>();
+  let dir: string | null = null;
+  let sharedStringsRead = false;
+  let chosen: { name: string; part: string } | null = null;
+
+  async function* rowsOf(text: AsyncIterable<string>, name: string): AsyncGenerator<RawCell[]> {
+    onSheet(name);
+    const sheet = reader.worksheet(text);
+    if (!sheet) return;
+    for await (const row of sheet) yield toRecord(row, opts.maxColumns);
+  }
+
+  try {
+    for await (const entry of zip as AsyncIterable<ZipEntry>) {
+      const part = entryPath(entry);
+      if (part === 'xl/_rels/workbook.xml.rels') await reader.rels(meteredText(entry, budget));
+      else if (part === 'xl/workbook.xml') await reader.workbook(meteredText(entry, budget));
+      else if (part === 'xl/styles.xml') await reader.styles(meteredText(entry, budget));
+      else if (part === 'xl/sharedStrings.xml') {
+        await reader.sharedStrings(meteredText(entry, budget));
+        sharedStringsRead = true;
+      } else if (WORKSHEET.test(part)) {
+        const sheets = worksheetsOf(reader.state);
+        chosen ??= sheets ? choose(sheets, opts.sheet) : null;
+        if (chosen && chosen.part !== part) await drain(entry, budget);
+        else if (chosen && sharedStringsRead) {
+          yield* rowsOf(meteredText(entry, budget), chosen.name);
+          return;
+        } else {
+          dir ??= await mkdtemp(path.join(opts.tmpDir ?? tmpdir(), 'bizcheck-xlsx-'));
+          const file = path.join(dir, `${spooled.size}.xml`);
+          await spool(entry, budget, file);
+          spooled.set(part, file);
+        }
+      } else await drain(entry, budget);
+    }
+
+    const sheets = worksheetsOf(reader.state);
+    if (!sheets) throw unreadable('통합 문서 정보(workbook.xml)가 없습니다.');
+    chosen ??= choose(sheets, opts.sheet);
+    const file = spooled.get(chosen.part);
+    if (!file) throw unreadable(`"${chosen.name}" 시트의 내용이 없습니다.`);
+    yield* rowsOf(createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 }), chosen.name);
+  } finally {
+    zip.destroy();
+    body.destroy();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  }
+}

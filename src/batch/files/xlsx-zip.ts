@@ -1,0 +1,104 @@
+// The XLSX container, read as a stream of zip entries with every inflated byte counted. A zip bomb
+// is a small upload whose parts inflate to gigabytes; counting what comes out of the inflater, not
+// trusting the sizes the zip declares, is what stops one. exceljs reads the same way (unzipper's
+// streaming Parse) but without a meter, so the entries are driven from here.
+
+import { createRequire } from 'node:module';
+import type { Duplex, Readable } from 'node:stream';
+import { Transform, Writable, pipeline as connect } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { StringDecoder } from 'node:string_decoder';
+import { createWriteStream } from 'node:fs';
+import { FileError } from './errors.ts';
+
+export interface ZipEntry extends Readable {
+  /** the name as stored, which may use backslashes or a leading slash */
+  path: string;
+}
+
+
+// unzipper is exceljs's own zip reader; resolving it from exceljs keeps exactly the version
+// exceljs was built against, instead of a second copy as our own dependency.
+const requireFromExceljs = createRequire(import.meta.resolve('exceljs'));
+const unzipper = requireFromExceljs('unzipper') as { Parse(opts: { forceStream: true }): Duplex };
+
+/** A stream of the zip's entries, in the order they are stored. */
+export function openZip(body: Readable): Duplex {
+  const zip = unzipper.Parse({ forceStream: true });
+  // pipeline, not pipe: an upload that fails or is aborted must fail the zip reader too, and
+  // closing the zip reader early must release the upload
+  connect(body, zip, () => {});
+  return zip;
+}
+
+export function entryPath(entry: ZipEntry): string {
+  return entry.path.replace(/\\/g, '/').replace(/^\/+/, '');
+}
+
+/** Inflated bytes left for the whole workbook. */
+export class InflateBudget {
+  used = 0;
+  readonly limit: number;
+  constructor(limit: number) {
+    this.limit = limit;
+  }
+  take(bytes: number): void {
+    this.used += bytes;
+    if (this.used > this.limit) {
+      const mb = Math.round(this.limit / (1024 * 1024));
+      throw new FileError(
+        'too_large',
+        `엑셀 파일의 압축을 풀면 너무 큽니다 (최대 ${mb.toLocaleString('ko-KR')}MB). 빈 행·열의 서식을 지우거나 파일을 나누어 올려 주세요.`,
+        { limit: this.limit },
+      );
+    }
+  }
+}
+
+/** Counts bytes through; with `decode`, turns UTF-8 into strings without splitting a character. */
+export class Meter extends Transform {
+  readonly #budget: InflateBudget;
+  readonly #decoder: StringDecoder | null;
+  constructor(budget: InflateBudget, decode: boolean) {
+    super({ readableObjectMode: decode });
+    this.#budget = budget;
+    this.#decoder = decode ? new StringDecoder('utf8') : null;
+  }
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: unknown) => void): void {
+    try {
+      this.#budget.take(chunk.length);
+    } catch (err) {
+      done(err as Error);
+      return;
+    }
+    if (!this.#decoder) {
+      done(null, chunk);
+      return;
+    }
+    const text = this.#decoder.write(chunk);
+    if (text) this.push(text);
+    done();
+  }
+  override _flush(done: (err?: Error | null) => void): void {
+    const rest = this.#decoder?.end();
+    if (rest) this.push(rest);
+    done();
+  }
+}
+
+/** The entry as metered text, for exceljs's XML parsers (which would split characters at chunk ends). */
+export function meteredText(entry: ZipEntry, budget: InflateBudget): Meter {
+  const meter = new Meter(budget, true);
+  entry.on('error', (err) => meter.destroy(err));
+  meter.on('error', () => entry.destroy());
+  entry.pipe(meter);
+  return meter;
+}
+
+export async function drain(entry: ZipEntry, budget: InflateBudget): Promise<void> {
+  await pipeline(entry, new Meter(budget, false), new Writable({ write: (_c, _e, cb) => cb() }));
+}
+
+export async function spool(entry: ZipEntry, budget: InflateBudget, file: string): Promise<void> {
+  await pipeline(entry, new Meter(budget, false), createWriteStream(file));
+}

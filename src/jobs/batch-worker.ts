@@ -1,0 +1,111 @@
+// Works through queued batch chunks: claims one by lease, processes it, commits it. Several
+// chunks run at once so upstream waits overlap; several processes may run workers on one
+// database. A crash loses only uncommitted chunks, which another claim picks up when the lease
+// expires.
+import { randomBytes } from 'node:crypto';
+import type { Store } from '../store/store.ts';
+import type { StatusService } from '../registry/types.ts';
+import type { AssessService } from '../verification/assess-service.ts';
+import { processChunk } from '../batch/process-chunk.ts';
+import type { ChunkLease } from '../store/batch-store.ts';
+
+export interface BatchWorkerOptions {
+  store: Store;
+  status: StatusService;
+  assess: AssessService;
+  now?: () => Date;
+  /** chunks processed at once by this process: enough to keep NTS calls in flight while rows are assessed */
+  concurrency?: number;
+  /** a chunk of 1,000 rows normally takes well under a second; a minute covers retries and slow upstreams */
+  leaseMs?: number;
+  /** how often an idle worker looks for work (a job queued in this process wakes it at once) */
+  idleMs?: number;
+  /** attempts after which a chunk that keeps failing fails its job */
+  maxAttempts?: number;
+  log?: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
+}
+
+export class BatchWorker {
+  readonly #o: Required<Omit<BatchWorkerOptions, 'log'>> & Pick<BatchWorkerOptions, 'log'>;
+  readonly #holder = `worker_${randomBytes(6).toString('hex')}`;
+  #running = false;
+  #active = 0;
+  readonly #sleepers = new Set<() => void>();
+  #loops: Promise<void>[] = [];
+
+  constructor(opts: BatchWorkerOptions) {
+    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, ...opts };
+  }
+
+  start(): void {
+    if (this.#running) return;
+    this.#running = true;
+    this.#loops = Array.from({ length: this.#o.concurrency }, () => this.#loop());
+  }
+
+  /** Something was queued: look now rather than at the next idle tick. */
+  notify(): void {
+    for (const wake of this.#sleepers) wake();
+  }
+
+  async stop(): Promise<void> {
+    this.#running = false;
+    this.notify();
+    await Promise.all(this.#loops);
+  }
+
+  get busy(): number {
+    return this.#active;
+  }
+
+  async #loop(): Promise<void> {
+    while (this.#running) {
+      let lease: ChunkLease | null = null;
+      try {
+        lease = await this.#o.store.batches.claimChunk(this.#holder, this.#o.leaseMs, this.#o.now());
+      } catch (err) {
+        this.#o.log?.error({ err }, 'claiming a batch chunk failed');
+      }
+      if (!lease) {
+        await this.#idle();
+        continue;
+      }
+      this.#active++;
+      try {
+        await this.#work(lease);
+      } catch (err) {
+        this.#o.log?.warn({ err, job: lease.jobId, chunk: lease.chunkNo, attempts: lease.attempts }, 'batch chunk failed; it will be retried when its lease expires');
+        if (lease.attempts >= this.#o.maxAttempts) {
+          await this.#o.store.batches.failJob(lease.jobId, `chunk ${lease.chunkNo} failed ${lease.attempts} times: ${err instanceof Error ? err.message : String(err)}`, this.#o.now()).catch(() => undefined);
+        }
+      } finally {
+        this.#active--;
+      }
+    }
+  }
+
+  async #idle(): Promise<void> {
+    await new Promise<void>((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.#sleepers.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, this.#o.idleMs);
+      this.#sleepers.add(wake);
+    });
+  }
+
+  async #work(lease: ChunkLease): Promise<void> {
+    const { store } = this.#o;
+    const job = await store.batches.getJob(lease.jobId);
+    const account = job ? await store.getAccount(job.accountId) : null;
+    if (!job || !account) return; // deleted meanwhile: its chunks went with it
+    const rows = await store.batches.rowsBetween(lease.jobId, lease.firstRow, lease.lastRow);
+    const bnos = [...new Set(rows.filter((r) => r.valid && r.bno).map((r) => r.bno!))];
+    const known = await store.batches.jobNumbers(lease.jobId, bnos);
+    const { results, numbers } = await processChunk({ status: this.#o.status, assess: this.#o.assess, now: this.#o.now }, { job, account, rows, known });
+    const committed = await store.batches.completeChunk(lease, this.#holder, results, numbers, this.#o.now());
+    if (!committed) this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
+  }
+}

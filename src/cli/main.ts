@@ -4,6 +4,7 @@ import { parseArgs } from 'node:util';
 import { createAccount, issueKey, parsePlan, revokeKey, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
 import { importAddressDb } from '../addresses/address-db-import.ts';
 import { ConfigError, loadConfig } from '../config.ts';
+import { CliHttpError, runBatchCommand } from './batch-command.ts';
 import { AppError } from '../errors.ts';
 import { openStore } from '../store/open.ts';
 import type { Store } from '../store/store.ts';
@@ -16,6 +17,9 @@ const USAGE = `usage: bizcheck <command> [options]
   keys create --account A                   issue another API key (shown once)
   keys list --account A                     keys by prefix, with created/last-used/revoked times
   keys revoke --key-prefix P                revoke a key, e.g. --key-prefix bzk_Ab3dE9xQ
+  batch FILE [--offline] [--paid] [--out results.csv|.xlsx|.json]
+                                            verify a file through a running server (BIZCHECK_URL,
+                                            default http://127.0.0.1:8080; BIZCHECK_API_KEY or --key)
   addresses import DIR                      load the official 도로명주소 DB text files (CP949, *.txt) in DIR
 
 The store is chosen like the server's: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded).`;
@@ -90,9 +94,27 @@ async function run(argv: string[]): Promise<number> {
       account: { type: 'string' },
       limit: { type: 'string' },
       'key-prefix': { type: 'string' },
+      offline: { type: 'boolean' },
+      paid: { type: 'boolean' },
+      out: { type: 'string' },
+      url: { type: 'string' },
+      key: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
+  if (positionals[0] === 'batch' && !values.help) {
+    // talks to a server over HTTP: no store of its own
+    const file = positionals[1];
+    const key = values.key ?? process.env.BIZCHECK_API_KEY;
+    if (!file) throw new UsageError('batch needs the file to upload');
+    if (!key) throw new UsageError('batch needs an API key: --key or BIZCHECK_API_KEY');
+    const out = await runBatchCommand({
+      file, key, url: values.url ?? process.env.BIZCHECK_URL ?? 'http://127.0.0.1:8080',
+      offline: values.offline ?? false, paid: values.paid ?? false, out: values.out,
+    });
+    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    return 0;
+  }
   const name = positionals.slice(0, 2).join(' ');
   const handler = COMMANDS[name];
   if (values.help || !handler) {
@@ -116,7 +138,7 @@ run(process.argv.slice(2)).then(
       process.stderr.write(`bizcheck: ${err.message}\n\n${USAGE}\n`);
       process.exit(2);
     }
-    if (err instanceof AppError || err instanceof ConfigError) {
+    if (err instanceof AppError || err instanceof ConfigError || err instanceof CliHttpError || (err instanceof Error && 'code' in err && err.code === 'ENOENT')) {
       process.stderr.write(`bizcheck: ${err.message}\n`);
       process.exit(1);
     }

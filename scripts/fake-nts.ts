@@ -7,7 +7,7 @@ import { startFakeNts } from '../src/registry/fake-nts-server.ts';
 
 const { values } = parseArgs({
   options: {
-    port: { type: 'string', default: '9999' },
+    port: { type: 'string', default: process.env.PORT ?? '9999' },
     host: { type: 'string', default: '127.0.0.1' },
     'latency-ms': { type: 'string', default: '0' },
     'error-rate': { type: 'string', default: '0' },

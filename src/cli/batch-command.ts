@@ -4,6 +4,7 @@ import { createWriteStream, openAsBlob, statSync } from 'node:fs';
 import path from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 
 export interface BatchCommandOptions {
   file: string;
@@ -71,7 +72,7 @@ export async function runBatchCommand(o: BatchCommandOptions): Promise<Record<st
   const format = /\.xlsx$/i.test(out) ? 'xlsx' : /\.json$/i.test(out) ? 'json' : 'csv';
   const dl = await fetch(`${base}/batch/${created.job_id}/results?format=${format}`, { headers });
   if (dl.status !== 200 || !dl.body) await problem(dl);
-  await pipeline(Readable.fromWeb(dl.body as import('node:stream/web').ReadableStream), createWriteStream(out));
+  await pipeline(Readable.fromWeb(dl.body as WebReadableStream), createWriteStream(out));
   err.write(`results written to ${out}\n`);
   return { job_id: created.job_id, status: status.status, total: status.total, counts: status.counts, results: out };
 }

@@ -1,0 +1,86 @@
+// `npm run bench:batch`: a generated CSV of BENCH_ROWS (default 1,000,000) distinct, valid business
+// numbers against the fake NTS answering each call in 100 ms with at most 10 calls in flight
+// (upstream bound: rows / 100 per call × 0.1 s / 10 = 100 s for a million), then the same file
+// again with every number cached. Prints wall time (upload to done) as a multiple of the bound,
+// rows/s and the server's peak RSS. BENCH_NAMES=1 adds a 상호 column (rows then get assessed).
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import { checkDigitOf } from '../src/domain/bizno.ts';
+import { startChild } from './lib.ts';
+
+const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const withNames = process.env.BENCH_NAMES === '1';
+const LATENCY_MS = 100;
+const IN_FLIGHT = 10;
+const boundS = (rows / 100) * (LATENCY_MS / 1000) / IN_FLIGHT;
+const root = path.resolve(import.meta.dirname, '..');
+const dir = mkdtempSync(path.join(tmpdir(), 'bizcheck-bench-batch-'));
+const file = path.join(dir, 'customers.csv');
+
+async function writeFile(): Promise<void> {
+  const out = createWriteStream(file);
+  out.write(withNames ? '사업자등록번호,상호\n' : '사업자등록번호\n');
+  for (let i = 0; i < rows; i++) {
+    // distinct nine-digit prefixes stepping through the space; the check digit makes each valid
+    const nine = String(100_000_000 + ((i * 7_919) % 899_999_999)).padStart(9, '0');
+    const line = `${nine.slice(0, 3)}-${nine.slice(3, 5)}-${nine.slice(5)}${checkDigitOf(nine)}${withNames ? `,상호${i}` : ''}\n`;
+    if (!out.write(line)) await once(out, 'drain');
+  }
+  out.end();
+  await once(out, 'finish');
+}
+
+function peakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+const env = {
+  DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', NTS_SERVICE_KEY: 'bench', NTS_CONCURRENCY: String(IN_FLIGHT),
+  BATCH_MAX_ROWS: String(rows), BATCH_MAX_FILE_BYTES: String(2 * 1024 ** 3), ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
+};
+const logFile = path.join(dir, 'server.log');
+
+await writeFile();
+const nts = await startChild([path.join(root, 'scripts/fake-nts.ts'), '--latency-ms', String(LATENCY_MS)], {}, logFile, '/').catch(() => null);
+if (!nts) throw new Error(`fake NTS did not start; see ${logFile}`);
+const server = await startChild([path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url }, logFile);
+try {
+  const cli = (...args: string[]) =>
+    JSON.parse(execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'src/cli/main.ts'), ...args], { env: { ...process.env, ...env } }).toString()) as Record<string, string>;
+  const acc = cli('accounts', 'create', '--email', `bench-${Date.now()}@example.com`, '--plan', 'enterprise');
+  cli('accounts', 'set-quota', '--account', acc.account_id!, '--limit', String(rows * 3));
+
+  async function runOnce(label: string): Promise<void> {
+    const t0 = performance.now();
+    const form = new FormData();
+    form.append('file', await openAsBlob(file), 'customers.csv');
+    const up = await fetch(`${server.url}/batch`, { method: 'POST', headers: { 'x-api-key': acc.api_key! }, body: form });
+    if (up.status !== 202) throw new Error(`upload: ${up.status} ${await up.text()}`);
+    const { job_id: jobId } = (await up.json()) as { job_id: string };
+    const uploadedS = (performance.now() - t0) / 1000;
+    let status = '';
+    // bounded: five times the upstream bound, then give up
+    while (performance.now() - t0 < Math.max(60_000, boundS * 5000)) {
+      await new Promise((r) => setTimeout(r, 1000));
+      const s = (await (await fetch(`${server.url}/batch/${jobId}?preview=0`, { headers: { 'x-api-key': acc.api_key! } })).json()) as { status: string; processed: number };
+      status = s.status;
+      if (status === 'done' || status === 'failed') break;
+    }
+    const wallS = (performance.now() - t0) / 1000;
+    console.log(
+      `${label.padEnd(16)} ${rows.toLocaleString('en-US')} rows  ${status}  wall ${wallS.toFixed(1)} s (upload ${uploadedS.toFixed(1)} s)  ` +
+        `${(wallS / boundS).toFixed(2)} × bound  ${Math.round(rows / wallS).toLocaleString('en-US')} rows/s  peak RSS ${peakRssMb(server.proc.pid!).toFixed(0)} MB`,
+    );
+  }
+  console.log(`bench:batch — ${rows.toLocaleString('en-US')} rows${withNames ? ' with names' : ''}, fake NTS ${LATENCY_MS} ms/call, ${IN_FLIGHT} in flight, upstream bound ${boundS.toFixed(1)} s, store ${process.env.DATABASE_URL ? 'postgres' : 'sqlite'}`);
+  await runOnce('upstream');
+  await runOnce('all cached');
+} finally {
+  await server.stop();
+  await nts.stop();
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -2,7 +2,7 @@
 // imported with the CLI, then used by the server for corrections.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -27,6 +27,8 @@ describe('bizcheck addresses import', () => {
     mkdirSync(dbDir);
     await writeAddressDbFixture(path.join(dbDir, 'rnaddrkor_a.txt'), 1500, { seed: 11, extraLines: ['broken|line'], crlf: true });
     await writeAddressDbFixture(path.join(dbDir, 'rnaddrkor_b.txt'), 500, { seed: 12, firstIndex: 1500 });
+    // the official download also carries other lists in other layouts: not buildings, not read
+    writeFileSync(path.join(dbDir, 'jibun_rnaddrkor_a.txt'), 'a|b|c\n'.repeat(100));
   });
   after(async () => {
     await srv?.stop();

@@ -80,7 +80,11 @@ export function roadAddressOf(sido: string, sigungu: string, roadName: string, u
 /** The *.txt files of DIR, in name order so progress is reproducible. */
 async function addressFiles(dir: string): Promise<string[]> {
   const found = await readdir(dir, { withFileTypes: true });
-  return found.filter((d) => d.isFile() && /\.txt$/i.test(d.name)).map((d) => path.join(dir, d.name)).toSorted();
+  const txt = found.filter((d) => d.isFile() && /\.txt$/i.test(d.name)).map((d) => d.name);
+  // the official download also holds other lists (jibun_rnaddrkor_*: related lots) in other
+  // layouts; when the building files are recognisable by name, read only those
+  const buildings = txt.filter((n) => /^rnaddrkor_/i.test(n));
+  return (buildings.length > 0 ? buildings : txt).map((n) => path.join(dir, n)).toSorted();
 }
 
 export async function importAddressDb(dir: string, sink: AddressStore, opts: ImportOptions = {}): Promise<ImportResult> {

@@ -7,13 +7,14 @@
 
 import type { Readable } from 'node:stream';
 import { readHead } from './byte-head.ts';
-import { rawText, type RawCell } from './cell-text.ts';
-import { chooseColumns, type ChosenColumns, type ColumnOverrides } from './columns.ts';
+import type { RawCell } from './cell-text.ts';
+import type { ChosenColumns, ColumnOverrides } from './columns.ts';
 import { csvRecords } from './csv-source.ts';
 import { detectFile, SNIFF_BYTES, type Delimiter, type FileKind, type TextEncoding } from './detect.ts';
 import { FileError } from './errors.ts';
 import { jsonRecords } from './json-source.ts';
-import { isBlank, RowBuilder, type FileRow } from './row-builder.ts';
+import { findTableHeader, sampleKeysHeader } from './find-header.ts';
+import { RowBuilder, type FileRow } from './row-builder.ts';
 import { xlsxRecords } from './xlsx-source.ts';
 
 export type { ColumnOverrides, ChosenColumns } from './columns.ts';
@@ -28,12 +29,6 @@ export const DEFAULT_LIMITS = {
   maxJsonDepth: 64,
   maxRecordChars: 1_000_000,
 } as const;
-
-// title lines ("거래처 현황 2024년 3월") may stand above the header
-const HEADER_SEARCH_ROWS = 10;
-// JSON objects may omit keys; the header is the keys of the first few, not only the first
-const JSON_HEADER_SAMPLE = 50;
-const JSON_SAMPLE_CHARS = 1_000_000;
 
 export interface ReadOptions {
   /** what the caller says the file is; binary content still decides (see detect.ts) */
@@ -127,12 +122,6 @@ function mapError(err: unknown, kind: FileKind | null, signal: AbortSignal | und
   return new FileError('unreadable', kind ? UNREADABLE[kind] : '파일을 읽을 수 없습니다.', {}, err);
 }
 
-function emptyError(headerOnly: boolean): FileError {
-  return headerOnly
-    ? new FileError('empty', '머리글 행만 있고 데이터 행이 없습니다.', { headerOnly: true })
-    : new FileError('empty', '파일에 데이터가 없습니다.', { headerOnly: false });
-}
-
 export async function openRows(input: Readable, opts: ReadOptions): Promise<OpenedRows> {
   const signal = opts.signal;
   signal?.throwIfAborted();
@@ -156,77 +145,27 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
     kind = detected.kind;
     const src = openSource(body, detected.kind, detected.encoding, detected.delimiter, opts);
     source = src;
-    const pending: RawCell[][] = [];
     const next = async (): Promise<RawCell[] | null> => {
       const r = await src.records.next();
       return r.done ? null : r.value;
     };
-
-    let headerRaw: string[];
-    let columns: ChosenColumns;
-    if (src.keys) {
-      let chars = 0;
-      while (pending.length < JSON_HEADER_SAMPLE && chars < JSON_SAMPLE_CHARS) {
-        const record = await next();
-        if (!record) break;
-        pending.push(record);
-        for (const c of record) chars += String(c).length;
-      }
-      if (!pending.some((r) => !isBlank(r))) throw emptyError(false);
-      headerRaw = [...src.keys];
-      const result = chooseColumns(RowBuilder.uniqueNames(headerRaw), opts.columns);
-      if (!result.ok) throw result.error;
-      columns = result.columns;
-    } else {
-      let firstError: FileError | null = null;
-      let found: { raw: string[]; columns: ChosenColumns } | null = null;
-      const maxBlank = opts.maxBlankRows ?? DEFAULT_LIMITS.maxBlankRows;
-      let blank = 0;
-      for (let tried = 0; !found && tried < HEADER_SEARCH_ROWS && blank <= maxBlank; ) {
-        const record = await next();
-        if (!record) break;
-        if (isBlank(record)) {
-          blank++;
-          continue;
-        }
-        tried++;
-        const raw = record.map((c) => rawText(c));
-        const result = chooseColumns(RowBuilder.uniqueNames(raw), opts.columns);
-        if (result.ok) found = { raw, columns: result.columns };
-        else firstError ??= result.error;
-      }
-      if (!found && blank > maxBlank) throw new FileError('too_many_rows', `빈 행이 너무 많습니다 (${maxBlank.toLocaleString('ko-KR')}행 초과).`, { limit: maxBlank, blank: true });
-      if (!found) {
-        const err = firstError ?? emptyError(false);
-        const sheet = src.sheet?.();
-        // in a workbook, the likeliest mistake is the sheet: say which one was read
-        throw sheet ? new FileError(err.code, `${err.message} (읽은 시트: "${sheet}")`, { ...err.details, sheet }) : err;
-      }
-      headerRaw = found.raw;
-      columns = found.columns;
-      // a header with nothing under it is refused here, before the caller creates anything
-      for (;;) {
-        const record = await next();
-        if (!record) throw emptyError(true);
-        if (!isBlank(record)) {
-          pending.push(record);
-          break;
-        }
-        if (++blank > maxBlank) throw new FileError('too_many_rows', `빈 행이 너무 많습니다 (${maxBlank.toLocaleString('ko-KR')}행 초과).`, { limit: maxBlank, blank: true });
-      }
-    }
-
-    const builder = new RowBuilder(
-      headerRaw,
+    const maxBlankRows = opts.maxBlankRows ?? DEFAULT_LIMITS.maxBlankRows;
+    const header = src.keys
+      ? await sampleKeysHeader(next, src.keys, opts.columns)
+      : await findTableHeader(next, opts.columns, maxBlankRows, () => src.sheet?.() ?? null);
+    const { columns, pending } = header;
+    const builder = new RowBuilder({
+      headerRaw: header.headerRaw,
       columns,
-      {
+      limits: {
         maxRows: opts.maxRows,
-        maxBlankRows: opts.maxBlankRows ?? DEFAULT_LIMITS.maxBlankRows,
+        maxBlankRows,
         maxColumns: opts.maxColumns ?? DEFAULT_LIMITS.maxColumns,
         maxCellChars: opts.maxCellChars ?? DEFAULT_LIMITS.maxCellChars,
       },
-      (i) => src.keys?.[i] ?? '',
-    );
+      laterName: (i) => src.keys?.[i] ?? '',
+      blankSeen: header.blankSeen,
+    });
 
     async function* rows(): AsyncGenerator<FileRow> {
       try {

@@ -54,6 +54,14 @@ test('a TSV and a semicolon CSV', T, async () => {
   assert.deepEqual((await collect(s.rows)).map((r) => [r.bno, r.name, r.address]), [['1248100998', '한빛, 본점', '서울; 강남']]);
 });
 
+test('UTF-16 text as Excel saves "유니코드 텍스트"', T, async () => {
+  const text = '사업자등록번호\t상호\r\n124-81-00998\t한빛\r\n';
+  const bytes = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+  const opened = await openRows(upload(bytes, 3), { filename: '거래처.txt', maxRows: 10 });
+  assert.deepEqual([opened.encoding, opened.delimiter], ['utf-16le', '\t']);
+  assert.deepEqual((await collect(opened.rows)).map((r) => [r.bno, r.name]), [['1248100998', '한빛']]);
+});
+
 test('title rows above the header, a wider data row, repeated and empty headers', T, async () => {
   const text = '거래처 현황 (2024년 3월),,,\n\n사업자등록번호,비고,비고,\n124-81-00998,a,b,c,d\n';
   const opened = await openRows(upload(text), { maxRows: 10 });

@@ -67,6 +67,10 @@ test('sheets by position among the visible ones, the default, and a missing one'
   const second = await openRows(upload(book, 65536), { sheet: 2, maxRows: 10 });
   assert.equal(second.sheet, '거래처');
   await second.close();
+  // as a form field sends it
+  const fromForm = await openRows(upload(book, 65536), { sheet: '2', maxRows: 10 });
+  assert.equal(fromForm.sheet, '거래처');
+  await fromForm.close();
 
   const first = await fileError(openRows(upload(book, 65536), { maxRows: 10 }));
   assert.equal(first.code, 'no_number_column');
@@ -100,11 +104,12 @@ test('Korean text is intact across chunk boundaries in a large sheet (exceljs al
   assert.deepEqual([n, broken], [20_000, 0]);
 });
 
+const SHARED_STRING_ROWS = () => ['<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>', '<row r="2"><c r="A2"><v>1248100998</v></c><c r="B2" t="s"><v>2</v></c></row>'];
+
 test('shared strings before the sheet: the sheet is read straight from the zip, nothing spooled', T, async () => {
   const shared = '<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>사업자등록번호</t></si><si><t>상호</t></si><si><t>한빛</t></si></sst>';
-  const rows = () => ['<row r="1"><c r="A1" t="s"><v>0</v></c><c r="B1" t="s"><v>1</v></c></row>', '<row r="2"><c r="A2"><v>1248100998</v></c><c r="B2" t="s"><v>2</v></c></row>'];
-  const zip = await xlsxWithRows(rows, [{ name: 'xl/sharedStrings.xml', content: () => [shared] }]);
-  const dir = await mkdtemp(path.join(tmpdir(), 'bizcheck-test-'));
+  const zip = await xlsxWithRows(SHARED_STRING_ROWS, [{ name: 'xl/sharedStrings.xml', content: () => [shared] }]);
+  const dir = await mkdtemp(path.join(tmpdir(), 'bizcheck-xlsx-test-'));
   try {
     const opened = await openRows(upload(zip), { maxRows: 10, tmpDir: dir });
     assert.deepEqual(await readdir(dir), []);
@@ -115,7 +120,7 @@ test('shared strings before the sheet: the sheet is read straight from the zip, 
 });
 
 test('a zip bomb sheet is stopped at the inflated-size limit', T, async () => {
-  const big = `${inlineRow(2, ['1248100998', '한빛'])}`.repeat(1000);
+  const big = inlineRow(2, ['1248100998', '한빛']).repeat(1000);
   const zip = await xlsxWithRows(function* () {
     yield inlineRow(1, ['사업자등록번호', '상호']);
     // about 30 MB of sheet XML

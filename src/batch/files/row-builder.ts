@@ -41,21 +41,39 @@ export function headerName(raw: string, index: number): string {
   return s === '__proto__' ? `${s} (열${index + 1})` : s;
 }
 
+export function blankRowsError(limit: number): FileError {
+  return new FileError(
+    'too_many_rows',
+    `빈 행이 너무 많습니다 (${limit.toLocaleString('ko-KR')}행 초과). 서식만 남은 빈 행을 삭제한 뒤 다시 올려 주세요.`,
+    { limit, blank: true },
+  );
+}
+
+export interface RowBuilderInit {
+  headerRaw: readonly string[];
+  columns: ChosenColumns;
+  limits: RowLimits;
+  /** names for columns past the header: JSON keys seen later; for tables none, so "열N" */
+  laterName?: (index: number) => string;
+  /** blank rows already passed while looking for the header */
+  blankSeen?: number;
+}
+
 export class RowBuilder {
   readonly headers: string[] = [];
   readonly #used = new Set<string>();
   readonly #limits: RowLimits;
   readonly #columns: ChosenColumns;
-  /** names for columns past the header: JSON keys seen later; for tables, none (→ 열N) */
   readonly #laterName: (index: number) => string;
   #rows = 0;
-  #blank = 0;
+  #blank: number;
 
-  constructor(headerRaw: readonly string[], columns: ChosenColumns, limits: RowLimits, laterName: (index: number) => string = () => '') {
-    this.#limits = limits;
-    this.#columns = columns;
-    this.#laterName = laterName;
-    this.#extend(headerRaw.length, (i) => headerRaw[i] ?? '');
+  constructor(init: RowBuilderInit) {
+    this.#limits = init.limits;
+    this.#columns = init.columns;
+    this.#laterName = init.laterName ?? (() => '');
+    this.#blank = init.blankSeen ?? 0;
+    this.#extend(init.headerRaw.length, (i) => init.headerRaw[i] ?? '');
   }
 
   /** Gives each column a distinct name; "비고", "비고" become "비고", "비고 (2)". */
@@ -74,13 +92,7 @@ export class RowBuilder {
   /** The row for a record, or null for a blank one; throws past the row limits. */
   build(record: readonly RawCell[]): FileRow | null {
     if (isBlank(record)) {
-      if (++this.#blank > this.#limits.maxBlankRows) {
-        throw new FileError(
-          'too_many_rows',
-          `빈 행이 너무 많습니다 (${this.#limits.maxBlankRows.toLocaleString('ko-KR')}행 초과). 서식만 남은 빈 행을 삭제한 뒤 다시 올려 주세요.`,
-          { limit: this.#limits.maxBlankRows, blank: true },
-        );
-      }
+      if (++this.#blank > this.#limits.maxBlankRows) throw blankRowsError(this.#limits.maxBlankRows);
       return null;
     }
     if (++this.#rows > this.#limits.maxRows) {

@@ -6,6 +6,7 @@
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { neutralise, safeCell, valueText } from './formula-guard.ts';
+import { settle } from './xlsx-backlog.ts';
 
 export type ResultRow = Record<string, unknown>;
 type Rows = AsyncIterable<ResultRow> | Iterable<ResultRow>;
@@ -14,6 +15,8 @@ type Rows = AsyncIterable<ResultRow> | Iterable<ResultRow>;
 const XLSX_MAX_CELL = 32_767;
 // small writes are gathered so a million rows are not a million syscalls
 const FLUSH_AT = 64 * 1024;
+// uncompressed sheet XML allowed to wait inside exceljs before rows stop being pulled
+const XLSX_BACKLOG = 256 * 1024;
 
 function waitDrain(out: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
@@ -48,9 +51,20 @@ async function write(out: Writable, chunk: string): Promise<void> {
 
 function end(out: Writable): Promise<void> {
   return new Promise((resolve, reject) => {
-    out.once('error', reject);
-    out.end(() => resolve());
+    out.end((err?: Error | null) => (err ? reject(err) : resolve()));
   });
+}
+
+/** Rejects if `out` is closed or fails before it has finished; never resolves otherwise. */
+function closedEarly(out: Writable): Promise<never> {
+  const p = new Promise<never>((_resolve, reject) => {
+    out.once('error', reject);
+    out.once('close', () => {
+      if (!out.writableFinished) reject(new Error('output closed before the results were written'));
+    });
+  });
+  p.catch(() => undefined);
+  return p;
 }
 
 function csvField(value: unknown): string {
@@ -120,14 +134,16 @@ export async function writeXlsx(rows: Rows, columns: readonly string[], out: Wri
   const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const sheet = book.addWorksheet(opts.sheetName ?? 'results', { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c) => ({ width: Math.min(40, Math.max(10, c.length + 2)) }));
+  // exceljs waits for 'finish' on `out`, which a client that went away never gives
+  const closed = closedEarly(out);
   const header = sheet.addRow(columns.map((c) => xlsxCell(c)));
   header.font = { bold: true };
   header.commit();
+  let n = 0;
   for await (const row of rows) {
     sheet.addRow(columns.map((c) => xlsxCell(row[c]))).commit();
-    if (out.destroyed) throw new Error('output closed before the results were written');
-    if (out.writableNeedDrain) await waitDrain(out);
+    if (++n % 64 === 0) await settle(sheet, out, XLSX_BACKLOG, waitDrain);
   }
   sheet.commit();
-  await book.commit();
+  await Promise.race([book.commit(), closed]);
 }

@@ -118,7 +118,11 @@ function choose(sheets: { name: string; hidden: boolean; part: string }[], wante
   let found;
   if (wanted === undefined) found = visible[0] ?? sheets[0];
   else if (typeof wanted === 'number') found = visible[wanted - 1];
-  else found = sheets.find((s) => s.name === wanted) ?? sheets.find((s) => s.name.trim().toLowerCase() === wanted.trim().toLowerCase());
+  else {
+    found = sheets.find((s) => s.name === wanted) ?? sheets.find((s) => s.name.trim().toLowerCase() === wanted.trim().toLowerCase());
+    // a form field sends "2" as text: a position, unless a sheet is literally named "2"
+    if (!found && /^[1-9][0-9]*$/.test(wanted.trim())) found = visible[Number(wanted.trim()) - 1];
+  }
   if (found) return found;
   const names = visible.map((s) => `"${s.name}"`).join(', ');
   if (sheets.length === 0) throw new FileError('bad_sheet', '엑셀 파일에 워크시트가 없습니다.', { sheets: [] });

@@ -28,6 +28,9 @@ export function openZip(body: Readable): Duplex {
   // pipeline, not pipe: an upload that fails or is aborted must fail the zip reader too, and
   // closing the zip reader early must release the upload
   connect(body, zip, () => {});
+  // unzipper can still report a broken record after it was destroyed; readers get errors from
+  // the iterator, and a late one must not become an uncaught 'error' event
+  zip.on('error', () => {});
   return zip;
 }
 
@@ -89,6 +92,7 @@ export class Meter extends Transform {
 /** The entry as metered text, for exceljs's XML parsers (which would split characters at chunk ends). */
 export function meteredText(entry: ZipEntry, budget: InflateBudget): Meter {
   const meter = new Meter(budget, true);
+  // errors reach exceljs through `meter`; these listeners only forward them
   entry.on('error', (err) => meter.destroy(err));
   meter.on('error', () => entry.destroy());
   entry.pipe(meter);

@@ -1,0 +1,77 @@
+// Where the data starts. A table's header is the first row in which the number column is found,
+// searched among the first few non-blank rows because offices put a title ("거래처 현황 2024년
+// 3월") and a blank line above it. A JSON file's header is the keys of its first objects.
+
+import { rawText, type RawCell } from './cell-text.ts';
+import { chooseColumns, type ChosenColumns, type ColumnOverrides } from './columns.ts';
+import { FileError } from './errors.ts';
+import { blankRowsError, isBlank, RowBuilder } from './row-builder.ts';
+
+const HEADER_SEARCH_ROWS = 10;
+// objects may leave keys out; the first few together name the columns, not the first alone
+const JSON_HEADER_SAMPLE = 50;
+const JSON_SAMPLE_CHARS = 1_000_000;
+
+export type NextRecord = () => Promise<RawCell[] | null>;
+
+export interface HeaderFound {
+  headerRaw: string[];
+  columns: ChosenColumns;
+  /** records already read past the header, to be handed out first */
+  pending: RawCell[][];
+  blankSeen: number;
+}
+
+function emptyError(headerOnly: boolean): FileError {
+  return headerOnly
+    ? new FileError('empty', '머리글 행만 있고 데이터 행이 없습니다.', { headerOnly: true })
+    : new FileError('empty', '파일에 데이터가 없습니다.', { headerOnly: false });
+}
+
+export async function findTableHeader(next: NextRecord, overrides: ColumnOverrides | undefined, maxBlank: number, sheet: () => string | null): Promise<HeaderFound> {
+  let firstError: FileError | null = null;
+  let found: { raw: string[]; columns: ChosenColumns } | null = null;
+  let blank = 0;
+  for (let tried = 0; !found && tried < HEADER_SEARCH_ROWS; ) {
+    const record = await next();
+    if (!record) break;
+    if (isBlank(record)) {
+      if (++blank > maxBlank) throw blankRowsError(maxBlank);
+      continue;
+    }
+    tried++;
+    const raw = record.map((c) => rawText(c));
+    const result = chooseColumns(RowBuilder.uniqueNames(raw), overrides);
+    if (result.ok) found = { raw, columns: result.columns };
+    else firstError ??= result.error;
+  }
+  if (!found) {
+    const err = firstError ?? emptyError(false);
+    const name = sheet();
+    // in a workbook the likeliest mistake is the sheet: say which one was read
+    throw name ? new FileError(err.code, `${err.message} (읽은 시트: "${name}")`, { ...err.details, sheet: name }) : err;
+  }
+  // a header with nothing under it is refused now, before the caller creates anything
+  for (;;) {
+    const record = await next();
+    if (!record) throw emptyError(true);
+    if (!isBlank(record)) return { headerRaw: found.raw, columns: found.columns, pending: [record], blankSeen: blank };
+    if (++blank > maxBlank) throw blankRowsError(maxBlank);
+  }
+}
+
+export async function sampleKeysHeader(next: NextRecord, keys: readonly string[], overrides: ColumnOverrides | undefined): Promise<HeaderFound> {
+  const pending: RawCell[][] = [];
+  let chars = 0;
+  while (pending.length < JSON_HEADER_SAMPLE && chars < JSON_SAMPLE_CHARS) {
+    const record = await next();
+    if (!record) break;
+    pending.push(record);
+    for (const c of record) chars += rawText(c).length;
+  }
+  if (!pending.some((r) => !isBlank(r))) throw emptyError(false);
+  const headerRaw = [...keys];
+  const result = chooseColumns(RowBuilder.uniqueNames(headerRaw), overrides);
+  if (!result.ok) throw result.error;
+  return { headerRaw, columns: result.columns, pending, blankSeen: 0 };
+}

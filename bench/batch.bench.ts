@@ -66,7 +66,15 @@ try {
     // bounded: five times the upstream bound, then give up
     while (performance.now() - t0 < Math.max(60_000, boundS * 5000)) {
       await new Promise((r) => setTimeout(r, 1000));
-      const s = (await (await fetch(`${server.url}/batch/${jobId}?preview=0`, { headers: { 'x-api-key': acc.api_key! } })).json()) as { status: string; processed: number };
+      let s: { status: string; processed: number };
+      try {
+        s = (await (await fetch(`${server.url}/batch/${jobId}?preview=0`, { headers: { 'x-api-key': acc.api_key! } })).json()) as typeof s;
+      } catch (err) {
+        // a poll lost to a closing keep-alive socket is retried at the next tick; a dead server is not
+        if (server.proc.exitCode !== null || server.proc.signalCode !== null) throw new Error(`the server died (${server.proc.exitCode ?? server.proc.signalCode}); see ${logFile}`, { cause: err });
+        console.error(`poll failed (${String(err)}); retrying`);
+        continue;
+      }
       status = s.status;
       if (status === 'done' || status === 'failed') break;
     }
@@ -79,8 +87,10 @@ try {
   console.log(`bench:batch — ${rows.toLocaleString('en-US')} rows${withNames ? ' with names' : ''}, fake NTS ${LATENCY_MS} ms/call, ${IN_FLIGHT} in flight, upstream bound ${boundS.toFixed(1)} s, store ${process.env.DATABASE_URL ? 'postgres' : 'sqlite'}`);
   await runOnce('upstream');
   await runOnce('all cached');
+  rmSync(file);
 } finally {
   await server.stop();
   await nts.stop();
-  rmSync(dir, { recursive: true, force: true });
+  if (process.exitCode) console.error(`kept ${dir} for inspection`);
+  else rmSync(dir, { recursive: true, force: true });
 }

@@ -158,8 +158,10 @@ class HotCache {
   set(c: CachedStatus, nowMs: number): void {
     const until = Math.min(Date.parse(c.expiresAt), nowMs + HOT_TTL_MS);
     if (until <= nowMs) return;
-    // Map keeps insertion order: the first key is the oldest entry
-    if (this.#entries.size >= HOT_MAX && !this.#entries.has(c.record.b_no)) this.#entries.delete(this.#entries.keys().next().value!);
+    // Full: start over rather than evict one by one. Deleting a Map's first key again and again
+    // makes finding the next first key slower each time (V8 skips the deleted slots), which a
+    // million-number batch turned into most of its CPU time; everything is still in the store.
+    if (this.#entries.size >= HOT_MAX && !this.#entries.has(c.record.b_no)) this.#entries.clear();
     this.#entries.set(c.record.b_no, { c, until });
   }
 }

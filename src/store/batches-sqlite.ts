@@ -177,10 +177,16 @@ export class SqliteBatchStore implements BatchStore {
             WHERE account_id = ? AND month = ?`,
         ).run(refunds, job.overage, refunds, refunds, job.overage, job.accountId, job.month);
       }
-      const bump = this.#d.q('INSERT INTO batch_counts (job_id, kind, value, n) VALUES (?, ?, ?, 1) ON CONFLICT DO UPDATE SET n = n + 1');
+      // tallied here, written once per value: a statement per row would double the chunk's writes
+      const tally = new Map<string, number>();
       for (const r of results) {
-        bump.run(lease.jobId, 'status', r.bizStatus);
-        if (r.grade) bump.run(lease.jobId, 'grade', r.grade);
+        tally.set(`status\u0000${r.bizStatus}`, (tally.get(`status\u0000${r.bizStatus}`) ?? 0) + 1);
+        if (r.grade) tally.set(`grade\u0000${r.grade}`, (tally.get(`grade\u0000${r.grade}`) ?? 0) + 1);
+      }
+      const bump = this.#d.q('INSERT INTO batch_counts (job_id, kind, value, n) VALUES (?, ?, ?, ?) ON CONFLICT DO UPDATE SET n = n + excluded.n');
+      for (const [k, n] of tally) {
+        const [kind, value] = k.split('\u0000') as [string, string];
+        bump.run(lease.jobId, kind, value, n);
       }
       this.#d.q("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL WHERE job_id = ? AND chunk_no = ?").run(lease.jobId, lease.chunkNo);
       const refundedOverage = Math.min(refunds, job.overage);

@@ -162,14 +162,16 @@ describeEachStore('store contract', (kind) => {
     await store.putLabel(label({ rowId: 2, bno: '2208162517', addressKey: 'bld_1', bounced: true }));
     await store.putLabel(label({ rowId: 3, bno: '1248100998', addressKey: null, bounced: true }));
     await store.putLabel(label({ accountId: b.id, rowId: 1, bounced: true }));
-    assert.equal(await store.countLabels(), labelsBefore + 4);
+    await store.putLabel(label({ accountId: b.id, rowId: 2, bounced: true, features: {} }));
+    assert.equal(await store.countLabels(), labelsBefore + 5);
     assert.equal(await store.countLabels('2999-01-01T00:00:00.000Z'), 0);
-    assert.ok((await store.countLabels('2000-01-01T00:00:00.000Z')) >= 4);
+    assert.ok((await store.countLabels('2000-01-01T00:00:00.000Z')) >= 5);
     assert.deepEqual(await store.labelCounts(a.id, '1248100998', 'bld_1'), { bizBounced: 1, bizDelivered: 1, addressBounced: 1, addressDelivered: 1 });
     assert.deepEqual(await store.labelCounts(a.id, '1248100998', null), { bizBounced: 1, bizDelivered: 1, addressBounced: 0, addressDelivered: 0 });
     assert.deepEqual(await store.labelCounts(b.id, '2208162517', null), { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 });
     const fit = await store.labelsForFit(1000);
     assert.ok(fit.some((f) => f.accountId === b.id && f.bounced && f.features.status_closed === 1));
+    assert.ok(fit.every((f) => Object.keys(f.features).length > 0), 'unscored rows are not fitted on');
     assert.equal((await store.labelsForFit(2)).length, 2);
   });
 

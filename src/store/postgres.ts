@@ -240,7 +240,7 @@ export class PostgresStore implements Store {
   }
 
   async labelsForFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]> {
-    const res = await this.#pool.query('SELECT account_id, features, bounced FROM labels ORDER BY updated_at DESC LIMIT $1', [limit]);
+    const res = await this.#pool.query("SELECT account_id, features, bounced FROM labels WHERE features <> '{}'::jsonb ORDER BY updated_at DESC LIMIT $1", [limit]);
     return (res.rows as Row[]).map((r) => ({ accountId: String(r.account_id), features: r.features as Record<string, number>, bounced: Boolean(r.bounced) }));
   }
 

@@ -197,7 +197,7 @@ export class SqliteStore implements Store {
   }
 
   async labelsForFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]> {
-    return (this.#q('SELECT account_id, features, bounced FROM labels ORDER BY updated_at DESC LIMIT ?').all(limit) as Row[]).map((r) => ({
+    return (this.#q("SELECT account_id, features, bounced FROM labels WHERE features <> '{}' ORDER BY updated_at DESC LIMIT ?").all(limit) as Row[]).map((r) => ({
       accountId: String(r.account_id),
       features: JSON.parse(String(r.features)) as Record<string, number>,
       bounced: Number(r.bounced) === 1,

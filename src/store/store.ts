@@ -109,7 +109,10 @@ export interface Store extends StatusCache {
   labelCounts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts>;
   /** Labels recorded or changed after `since` (ISO), or all of them. */
   countLabels(since?: string): Promise<number>;
-  /** The most recently recorded labels, at most `limit`, for refitting. */
+  /**
+   * The most recently recorded labels, at most `limit`, for refitting. Labels of rows that were
+   * never scored (no name, so no features) say nothing about the model and are left out.
+   */
   labelsForFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]>;
   saveModel(params: ModelParams): Promise<void>;
   /** The newest fitted global model, or null when none was fitted yet. */

@@ -50,7 +50,7 @@ export async function runBatchCommand(o: BatchCommandOptions): Promise<Record<st
   form.append('file', await openAsBlob(o.file), path.basename(o.file));
   const query = new URLSearchParams({ offline: String(o.offline), paid: String(o.paid) });
   err.write(`uploading ${path.basename(o.file)} (${(size / 1024 ** 2).toFixed(1)} MB)…\n`);
-  const up = await fetch(`${base}/batch?${query}`, { method: 'POST', headers, body: form });
+  const up = await fetch(`${base}/batch?${query.toString()}`, { method: 'POST', headers, body: form });
   if (up.status !== 202) await problem(up);
   const created = (await up.json()) as { job_id: string; total: number; distinct_numbers: number; charged: number; overage: number };
   err.write(`job ${created.job_id}: ${created.total} rows, ${created.distinct_numbers} distinct numbers, ${created.charged} lookups charged${created.overage ? `, ${created.overage} as overage` : ''}\n`);

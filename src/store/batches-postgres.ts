@@ -4,54 +4,8 @@
 import type pg from 'pg';
 import type { StatusAnswer } from '../registry/types.ts';
 import type { BatchJob, BatchRow, BatchRowInput, BatchRowResult, BatchStore, ChunkLease, FinalizeOutcome, NumberOutcome } from './batch-store.ts';
-import { iso, type Row } from './rows.ts';
-
-const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
-const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
-
-function toJob(r: Row): BatchJob {
-  return {
-    id: String(r.id),
-    accountId: String(r.account_id),
-    status: String(r.status) as BatchJob['status'],
-    failureReason: str(r.failure_reason),
-    filename: str(r.filename),
-    fileKind: String(r.file_kind),
-    columns: r.columns as string[],
-    chosen: r.chosen as BatchJob['chosen'],
-    total: Number(r.total),
-    distinctNumbers: Number(r.distinct_numbers),
-    processed: Number(r.processed),
-    chunksTotal: Number(r.chunks_total),
-    chunksDone: Number(r.chunks_done),
-    offline: Boolean(r.offline),
-    paid: Boolean(r.paid),
-    month: String(r.month),
-    charged: Number(r.charged),
-    overage: Number(r.overage),
-    refunded: Number(r.refunded),
-    idempotencyKey: str(r.idempotency_key),
-    fingerprint: str(r.fingerprint),
-    createdAt: iso(r.created_at),
-    startedAt: isoOrNull(r.started_at),
-    finishedAt: isoOrNull(r.finished_at),
-  };
-}
-
-function toRow(r: Row): BatchRow {
-  return {
-    rowId: Number(r.row_id),
-    bnoRaw: String(r.b_no_raw),
-    bno: str(r.b_no),
-    valid: Boolean(r.valid),
-    name: str(r.name),
-    address: str(r.address),
-    cells: r.cells as Record<string, string>,
-    result: (r.result as Record<string, unknown> | null) ?? null,
-    features: (r.features as Record<string, number> | null) ?? null,
-    addressKey: str(r.address_key),
-  };
-}
+import { toJob, toRow } from './batch-rows.ts';
+import type { Row } from './rows.ts';
 
 export class PostgresBatchStore implements BatchStore {
   readonly #pool: pg.Pool;

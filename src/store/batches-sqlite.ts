@@ -1,57 +1,9 @@
 // Batch jobs on the embedded store. Every multi-step change runs in one IMMEDIATE transaction.
 import type { StatusAnswer } from '../registry/types.ts';
 import type { BatchJob, BatchRow, BatchRowInput, BatchRowResult, BatchStore, ChunkLease, FinalizeOutcome, NumberOutcome } from './batch-store.ts';
+import { jsonColumn, toJob, toRow } from './batch-rows.ts';
 import type { Row } from './rows.ts';
 import type { SqliteDb } from './sqlite-db.ts';
-
-/** TEXT columns holding JSON */
-// oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the shape it stored
-const parse = <T>(v: unknown): T => JSON.parse(v as string) as T;
-const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
-
-function toJob(r: Row): BatchJob {
-  return {
-    id: String(r.id),
-    accountId: String(r.account_id),
-    status: String(r.status) as BatchJob['status'],
-    failureReason: str(r.failure_reason),
-    filename: str(r.filename),
-    fileKind: String(r.file_kind),
-    columns: parse<string[]>(r.columns),
-    chosen: parse<BatchJob['chosen']>(r.chosen),
-    total: Number(r.total),
-    distinctNumbers: Number(r.distinct_numbers),
-    processed: Number(r.processed),
-    chunksTotal: Number(r.chunks_total),
-    chunksDone: Number(r.chunks_done),
-    offline: Number(r.offline) === 1,
-    paid: Number(r.paid) === 1,
-    month: String(r.month),
-    charged: Number(r.charged),
-    overage: Number(r.overage),
-    refunded: Number(r.refunded),
-    idempotencyKey: str(r.idempotency_key),
-    fingerprint: str(r.fingerprint),
-    createdAt: String(r.created_at),
-    startedAt: str(r.started_at),
-    finishedAt: str(r.finished_at),
-  };
-}
-
-function toRow(r: Row): BatchRow {
-  return {
-    rowId: Number(r.row_id),
-    bnoRaw: String(r.b_no_raw),
-    bno: str(r.b_no),
-    valid: Number(r.valid) === 1,
-    name: str(r.name),
-    address: str(r.address),
-    cells: parse<Record<string, string>>(r.cells),
-    result: r.result == null ? null : parse<Record<string, unknown>>(r.result),
-    features: r.features == null ? null : parse<Record<string, number>>(r.features),
-    addressKey: str(r.address_key),
-  };
-}
 
 export class SqliteBatchStore implements BatchStore {
   readonly #d: SqliteDb;
@@ -153,7 +105,7 @@ export class SqliteBatchStore implements BatchStore {
     const out = new Map<string, StatusAnswer | null>();
     if (bnos.length === 0) return out;
     const rows = this.#d.q('SELECT b_no, answer FROM batch_numbers WHERE job_id = ? AND b_no IN (SELECT value FROM json_each(?))').all(jobId, JSON.stringify(bnos)) as Row[];
-    for (const r of rows) out.set(String(r.b_no), r.answer == null ? null : parse<StatusAnswer>(r.answer));
+    for (const r of rows) out.set(String(r.b_no), r.answer == null ? null : jsonColumn<StatusAnswer>(r.answer));
     return out;
   }
 

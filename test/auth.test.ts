@@ -8,7 +8,13 @@ import { describeEachStore } from './helpers/stores.ts';
 const ROUTES: [string, string, unknown?][] = [
   ['GET', '/me'],
   ['POST', '/verify', { b_no: '1248100998' }],
+  ['POST', '/batch', { b_no: '1248100998' }],
+  ['GET', '/batch/job_x'],
+  ['GET', '/batch/job_x/results?format=csv'],
+  ['POST', '/batch/job_x/label', { row_id: 1, bounced: true }],
 ];
+/** what an account with API access gets on each route with these inputs */
+const ADMITTED: Record<string, number> = { '/me': 200, '/verify': 200, '/batch': 415, '/batch/job_x': 404, '/batch/job_x/results?format=csv': 404, '/batch/job_x/label': 404 };
 
 function assertProblem(res: { status: number; headers: Headers; body: any }, status: number, code: string): void {
   assert.equal(res.status, status, JSON.stringify(res.body));
@@ -41,7 +47,7 @@ describeEachStore('API keys and plans', (kind) => {
     }
     for (const plan of ['business', 'enterprise'] as const) {
       const { apiKey } = await srv.account(plan);
-      for (const [method, path, body] of ROUTES) assert.equal((await call(srv.url, method, path, { key: apiKey, body })).status, 200);
+      for (const [method, path, body] of ROUTES) assert.equal((await call(srv.url, method, path, { key: apiKey, body })).status, ADMITTED[path], `${method} ${path}`);
     }
   });
 
@@ -76,6 +82,7 @@ describeEachStore('API keys and plans', (kind) => {
     assert.equal(doc.body.openapi, '3.1.0');
     assert.ok(doc.body.paths['/verify'].post.requestBody);
     assert.ok(doc.body.paths['/me'].get);
+    for (const p of ['/batch', '/batch/{job_id}', '/batch/{job_id}/results', '/batch/{job_id}/label']) assert.ok(doc.body.paths[p], p);
     assert.deepEqual(doc.body.components.securitySchemes.apiKey, { type: 'apiKey', in: 'header', name: 'X-API-Key' });
     const docs = await fetch(`${srv.url}/docs`, { signal: AbortSignal.timeout(5000) });
     assert.equal(docs.status, 200);

@@ -29,6 +29,7 @@ import { auc, expectedCalibrationError, logLoss } from '../src/domain/model/metr
 import { PRIOR_MODEL } from '../src/domain/model/prior.ts';
 import { score, sigmoid } from '../src/domain/model/score.ts';
 import type { AssessmentInput, ModelParams } from '../src/domain/model/types.ts';
+import { seededRandom } from '../src/domain/seeded-random.ts';
 
 const HIDDEN = {
   base: -5.6, individual: 0.7, simplified: 0.5,
@@ -40,17 +41,8 @@ const HIDDEN = {
 type Hidden = typeof HIDDEN;
 const AS_OF = '2026-11-21';
 
-/** mulberry32 behind a splitmix32 scramble of the seed: tiny, fast, good enough for simulation */
-function rngOf(seed: number): () => number {
-  let s = Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b) >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** the shared seeded stream behind a scramble of the seed, so nearby seeds give unrelated worlds */
+const rngOf = (seed: number): (() => number) => seededRandom(Math.imul(seed ^ 0x9e3779b9, 0x85ebca6b));
 
 function tools(rand: () => number) {
   return {

@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import iconv from 'iconv-lite';
 import type { DirectoryEntry } from '../domain/address/types.ts';
 import { roadAddressOf } from './address-db-import.ts';
+import { seededRandom } from '../domain/seeded-random.ts';
 
 /** Columns the DirectoryEntry does not carry; the generator makes plausible ones up. */
 export interface LineExtras {
@@ -31,17 +32,6 @@ export function addressDbLine(e: DirectoryEntry, x: LineExtras = {}): string {
   ].join('|');
 }
 
-/** mulberry32: tiny and seedable, so a fixture is the same on every machine. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 // 시도, its code, and some of its 시군구: urban ones have 동, the 도 have 읍/면 with 리
 const AREAS: readonly { sido: string; code: string; sigungu: readonly string[]; rural: boolean }[] = [

@@ -5,6 +5,7 @@ import { type IncomingMessage, type ServerResponse, createServer } from 'node:ht
 import { NTS_MAX_PER_CALL, NTS_STATUS_PATH } from './nts-wire.ts';
 import { sandboxRecord } from './sandbox.ts';
 import type { NtsRecord } from './types.ts';
+import { seededRandom } from '../domain/seeded-random.ts';
 
 export interface FakeNtsOptions {
   /** 0 (default) = any free port */
@@ -37,17 +38,6 @@ export interface FakeNts {
   close(): Promise<void>;
 }
 
-/** mulberry32: tiny, seedable, good enough to pick which calls fail. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);

@@ -4,17 +4,8 @@ import { fitAccountOffset, fitGlobal, solveSpd, type Example } from './fit.ts';
 import { PRIOR_MODEL } from './prior.ts';
 import { score, sigmoid } from './score.ts';
 import type { ModelParams } from './types.ts';
+import { seededRandom } from '../seeded-random.ts';
 
-/** mulberry32: a seeded stream, so simulated data is the same on every run */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), s | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const NOW = '2026-11-21T12:00:00.000Z';
 const blank: ModelParams = { version: 'zero', kind: 'prior', intercept: 0, weights: {}, trainedOn: 0, createdAt: NOW };
@@ -40,7 +31,7 @@ test('solveSpd solves a symmetric positive definite system', () => {
 });
 
 test('with a weak prior the fit recovers known coefficients from simulated data', () => {
-  const rand = rng(7);
+  const rand = seededRandom(7);
   const truth = { intercept: -1.5, a: 1.2, b: -0.8, c: 0.5 };
   const examples: Example[] = Array.from({ length: 20_000 }, () => {
     const f = new Map<string, number>();
@@ -96,7 +87,7 @@ test('the prior keeps five labels from swinging the global model', () => {
 });
 
 test('many labels let the data speak', () => {
-  const rand = rng(11);
+  const rand = seededRandom(11);
   // a world where clean mail bounces at 12 %, not the prior's 3 %, and missing units do not matter
   const ex: Example[] = Array.from({ length: 3000 }, () => {
     const missing = rand() < 0.3;
@@ -123,7 +114,7 @@ test('an account offset: five bounces barely move it, five hundred do', () => {
 });
 
 test('an account offset learns a realistic difference from enough labels, and none from none', () => {
-  const rand = rng(5);
+  const rand = seededRandom(5);
   // this account's mail bounces about twice as often as the model expects
   const ex: Example[] = Array.from({ length: 1000 }, (_, i) => {
     const features = TYPICAL[i % TYPICAL.length]!;
@@ -136,7 +127,7 @@ test('an account offset learns a realistic difference from enough labels, and no
 });
 
 test('a large fit stays fast', () => {
-  const rand = rng(9);
+  const rand = seededRandom(9);
   const names = Object.keys(PRIOR_MODEL.weights);
   const ex: Example[] = Array.from({ length: 20_000 }, () => {
     const f = new Map<string, number>();

@@ -5,6 +5,7 @@ import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/
 import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from '../registry/resilience.ts';
 import { UpstreamError } from '../registry/types.ts';
 import { JUSO_DEFAULT_BASE_URL, type JusoPage, jusoKeyword, jusoSearchUrl, parseJusoResponse } from './juso-wire.ts';
+import { describeFetchError } from '../registry/fetch-error.ts';
 
 export interface JusoHttpClientOptions {
   confmKey: string;
@@ -37,22 +38,12 @@ export class JusoHttpClient {
       text = await response.text();
     } catch (cause) {
       if (signal.aborted) throw new UpstreamError('timeout', 'juso call timed out or was aborted', { retryable: true, cause });
-      throw new UpstreamError('network', `juso call failed: ${describe(cause)}`, { retryable: true, cause });
+      throw new UpstreamError('network', `juso call failed: ${describeFetchError(cause)}`, { retryable: true, cause });
     }
     return parseJusoResponse(response.status, text);
   }
 }
 
-/** undici hides the useful part (ECONNREFUSED, ECONNRESET...) in `cause`. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const inner = error.cause;
-  if (inner instanceof Error) {
-    const code = 'code' in inner ? inner.code : undefined;
-    return typeof code === 'string' ? `${error.message} (${code})` : `${error.message} (${inner.message})`;
-  }
-  return error.message;
-}
 
 export const JUSO_DEFAULTS = {
   // juso answers a keyword in a few hundred ms; 3 s means it is stuck, and a batch job must move on

@@ -4,6 +4,7 @@
 import { NTS_MAX_PER_CALL, parseStatusResponse, serialiseStatusRequest, statusUrl } from './nts-wire.ts';
 import { parseRetryAfter, withRetryAfter } from './retry-after.ts';
 import { type NtsRecord, UpstreamError } from './types.ts';
+import { describeFetchError } from './fetch-error.ts';
 
 export interface NtsHttpClientOptions {
   serviceKey: string;
@@ -58,17 +59,7 @@ function transportError(cause: unknown, signal: AbortSignal): UpstreamError {
     const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
     return new UpstreamError('timeout', timedOut ? 'NTS call timed out' : 'NTS call aborted', { retryable: true, cause });
   }
-  const detail = describe(cause);
+  const detail = describeFetchError(cause);
   return new UpstreamError('network', `NTS call failed: ${detail}`, { retryable: true, cause });
 }
 
-/** undici hides the useful part (ECONNREFUSED, ECONNRESET...) in `cause`. */
-function describe(error: unknown): string {
-  if (!(error instanceof Error)) return String(error);
-  const inner = error.cause;
-  if (inner instanceof Error) {
-    const code = 'code' in inner ? inner.code : undefined;
-    return typeof code === 'string' ? `${error.message} (${code})` : `${error.message} (${inner.message})`;
-  }
-  return error.message;
-}

@@ -6,6 +6,8 @@ import path from 'node:path';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
+const Flag = (description: string) => Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false', description });
+
 const Int = (min: number, max: number, dflt: number, description: string) =>
   Type.Integer({ minimum: min, maximum: max, default: dflt, description });
 
@@ -21,6 +23,7 @@ export const EnvSchema = Type.Object({
   NTS_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.odcloud.kr', description: 'NTS status API base URL' }),
   NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call'),
   NTS_CONCURRENCY: Int(1, 100, 10, 'NTS calls in flight at once, per process'),
+  NTS_BREAKER_RESET_MS: Int(100, 600_000, 10_000, 'how long the NTS circuit breaker stays open before it lets a probe call through'),
   NTS_CACHE_TTL_SECONDS: Int(0, 30 * 86400, 12 * 3600, 'how long an NTS answer counts as fresh'),
   ADDRESS_DIRECTORY: Type.Union(['auto', 'sandbox', 'local', 'juso'].map((l) => Type.Literal(l)), {
     default: 'auto',
@@ -35,6 +38,15 @@ export const EnvSchema = Type.Object({
   BATCH_CHUNK_ROWS: Int(10, 100_000, 1000, 'rows a worker leases and commits at a time'),
   BATCH_WORKER_CONCURRENCY: Int(0, 64, 4, 'chunks processed at once per process; 0 runs no worker here'),
   BATCH_LEASE_SECONDS: Int(1, 3600, 60, 'how long a claimed chunk stays with a worker that stopped answering'),
+  WATCH_POLL_SECONDS: Int(1, 3600, 15, 'how often a scheduler looks for watched businesses due for a check'),
+  WATCH_CLAIM_SIZE: Int(1, 10_000, 500, 'due watches one scheduler claims at a time (their lookups share upstream calls of 100)'),
+  WATCH_LEASE_SECONDS: Int(5, 3600, 120, 'how long a claimed watch stays with a scheduler that stopped answering'),
+  WATCH_SCHEDULER: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on', description: 'off: this process runs no watch scheduler' }),
+  WEBHOOK_TIMEOUT_MS: Int(100, 60_000, 10_000, 'how long one webhook attempt may take'),
+  WEBHOOK_POLL_SECONDS: Int(1, 3600, 5, 'how often a deliverer looks for webhook attempts that are due'),
+  WEBHOOK_CONCURRENCY: Int(0, 256, 8, 'webhook requests in flight per process; 0 runs no deliverer here'),
+  WEBHOOK_ALLOW_PRIVATE: Flag('true lets webhooks go to loopback and private addresses (development and tests only)'),
+  WEBHOOK_ALLOW_HTTP: Flag('true allows http:// webhook URLs (development and tests only); otherwise https is required'),
   AUTH_CACHE_TTL_MS: Int(0, 60_000, 1000, 'how long an API key check is reused; revocations from another process apply within it'),
   BODY_LIMIT_BYTES: Int(1024, 1024 ** 3, 64 * 1024, 'largest JSON request body'),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: LOG_LEVELS.join(' | ') }),
@@ -48,11 +60,13 @@ export interface Config {
   host: string;
   dataDir: string;
   store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
-  nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number };
+  nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number; breakerResetMs: number };
   authCacheTtlMs: number;
   addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string };
   model: { refitMinLabels: number; refitCheckMs: number };
   batch: { maxFileBytes: number; maxRows: number; chunkRows: number; workerConcurrency: number; leaseMs: number };
+  watch: { pollMs: number; claimSize: number; leaseMs: number; scheduler: boolean };
+  webhooks: { timeoutMs: number; pollMs: number; concurrency: number; allowPrivate: boolean; allowHttp: boolean };
   bodyLimitBytes: number;
   logLevel: Env['LOG_LEVEL'];
   shutdownGraceMs: number;
@@ -96,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.NTS_TIMEOUT_MS,
       concurrency: e.NTS_CONCURRENCY,
       cacheTtlSeconds: e.NTS_CACHE_TTL_SECONDS,
+      breakerResetMs: e.NTS_BREAKER_RESET_MS,
     },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     addresses: { directory: e.ADDRESS_DIRECTORY, jusoKey: e.JUSO_CONFM_KEY, jusoBaseUrl: e.JUSO_BASE_URL.replace(/\/+$/, '') },
@@ -107,6 +122,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: e.BATCH_LEASE_SECONDS * 1000,
     },
     model: { refitMinLabels: e.MODEL_REFIT_MIN_LABELS, refitCheckMs: e.MODEL_REFIT_CHECK_SECONDS * 1000 },
+    watch: { pollMs: e.WATCH_POLL_SECONDS * 1000, claimSize: e.WATCH_CLAIM_SIZE, leaseMs: e.WATCH_LEASE_SECONDS * 1000, scheduler: e.WATCH_SCHEDULER === 'on' },
+    webhooks: {
+      timeoutMs: e.WEBHOOK_TIMEOUT_MS,
+      pollMs: e.WEBHOOK_POLL_SECONDS * 1000,
+      concurrency: e.WEBHOOK_CONCURRENCY,
+      allowPrivate: e.WEBHOOK_ALLOW_PRIVATE === 'true',
+      allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',
+    },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,

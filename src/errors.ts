@@ -6,6 +6,7 @@ export const ERRORS = {
   invalid_b_no: { status: 400, title: 'Not a business registration number' },
   unauthorized: { status: 401, title: 'API key missing or invalid' },
   plan_forbidden: { status: 403, title: 'Not available on the current plan' },
+  watch_limit: { status: 403, title: 'Watch list full for the current plan' },
   not_found: { status: 404, title: 'Not found' },
   conflict: { status: 409, title: 'Conflicts with the current state' },
   payload_too_large: { status: 413, title: 'Request too large' },

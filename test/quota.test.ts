@@ -24,7 +24,7 @@ describeEachStore('monthly quota', (kind) => {
     assert.equal(res.body.account_id, accountId);
     assert.equal(res.body.email, 'me-test@example.com');
     assert.equal(res.body.plan, 'enterprise');
-    assert.deepEqual(res.body.features, { api: true, batch: true, watch: true, history: true, watch_interval_hours: 1 });
+    assert.deepEqual(res.body.features, { api: true, batch: true, watch: true, history: true, watch_interval_hours: 1, watch_limit: 200_000 });
     assert.deepEqual({ ...res.body.quota, resets_at: undefined }, { limit: 1_000_000, used: 0, remaining: 1_000_000, overage: 0, custom_limit: false, resets_at: undefined });
     assert.match(res.body.quota.resets_at, /^\d{4}-\d{2}-01T00:00:00\+09:00$/);
     assert.match(res.body.api_key.prefix, /^bzk_[0-9A-Za-z]{8}$/);

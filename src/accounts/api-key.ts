@@ -34,6 +34,6 @@ export function looksLikeApiKey(value: string): boolean {
   return KEY_PATTERN.test(value);
 }
 
-export function newId(kind: 'acc' | 'key' | 'job'): string {
+export function newId(kind: 'acc' | 'key' | 'job' | 'wch' | 'msg'): string {
   return `${kind}_${randomBytes(12).toString('base64url')}`;
 }

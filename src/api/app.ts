@@ -17,12 +17,18 @@ import { verifyRoutes } from './verify.ts';
 import { batchRoutes } from './batch.ts';
 import multipart from '@fastify/multipart';
 import type { BatchService } from '../batch/batch-service.ts';
+import type { WatchService } from '../watch/watch-service.ts';
+import type { WebhookService } from '../webhooks/webhook-service.ts';
+import { watchRoutes } from './watch.ts';
+import { webhookRoutes } from './webhook.ts';
 
 export interface AppDeps {
   store: Store;
   status: StatusService;
   assess: AssessService;
   batch: BatchService;
+  watch: WatchService;
+  webhooks: WebhookService;
   maxFileBytes: number;
   bodyLimitBytes: number;
   log: FastifyBaseLogger;
@@ -96,6 +102,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(meRoutes(quota));
     await api.register(multipart, { throwFileSizeLimit: false });
     await api.register(batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }));
+    await api.register(watchRoutes(deps.watch));
+    await api.register(webhookRoutes(deps.webhooks));
   });
   return app;
 }

@@ -17,6 +17,7 @@ const MeResponse = Type.Object({
     watch: Type.Boolean(),
     history: Type.Boolean(),
     watch_interval_hours: Type.Union([Type.Integer(), Type.Null()]),
+    watch_limit: Type.Integer({ description: 'most businesses watched at once (0: no watch list)' }),
   }),
   quota: Type.Object({
     limit: Type.Integer({ description: 'lookups per Seoul calendar month' }),
@@ -41,7 +42,14 @@ export function meRoutes(quota: Quota): FastifyPluginAsyncTypebox {
         account_id: account.id,
         email: account.email,
         plan: plan.name,
-        features: { api: plan.api, batch: plan.api, watch: plan.api, history: plan.history, watch_interval_hours: plan.watchIntervalHours },
+        features: {
+          api: plan.api,
+          batch: plan.api,
+          watch: plan.watchLimit > 0,
+          history: plan.history,
+          watch_interval_hours: plan.watchIntervalHours,
+          watch_limit: plan.watchLimit,
+        },
         quota: {
           limit: q.limit,
           used: q.used,

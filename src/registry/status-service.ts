@@ -55,18 +55,20 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
   const onCacheWriteError = deps.onCacheWriteError ?? ((e: unknown) => console.error('status cache write failed:', e));
   const hot = new HotCache();
 
-  async function lookup(bnos: readonly string[], opts: { offline?: boolean } = {}): Promise<StatusLookupResult> {
+  async function lookup(bnos: readonly string[], opts: { offline?: boolean; maxAgeMs?: number } = {}): Promise<StatusLookupResult> {
     const unique = [...new Set(bnos)];
     const answers = new Map<string, StatusAnswer>();
     const unanswered = new Map<string, UpstreamError>();
     if (unique.length === 0) return { answers, unanswered };
 
     const startMs = now().getTime();
+    // an answer checked longer ago than the caller accepts counts as expired (watch re-checks)
+    const youngEnough = (c: CachedStatus) => opts.maxAgeMs === undefined || Date.parse(c.checkedAt) >= startMs - opts.maxAgeMs;
     const cached = new Map<string, CachedStatus>();
     const toRead: string[] = [];
     for (const bno of unique) {
       const h = hot.get(bno, startMs);
-      if (h) answers.set(bno, fromCache(h, false));
+      if (h && youngEnough(h)) answers.set(bno, fromCache(h, false));
       else toRead.push(bno);
     }
     if (toRead.length === 0) return { answers, unanswered };
@@ -79,7 +81,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
     const misses: string[] = [];
     for (const bno of toRead) {
       const c = cached.get(bno);
-      const fresh = c !== undefined && Date.parse(c.expiresAt) > startMs;
+      const fresh = c !== undefined && Date.parse(c.expiresAt) > startMs && youngEnough(c);
       if (c && fresh) hot.set(c, startMs);
       if (c && (fresh || opts.offline)) answers.set(bno, fromCache(c, !fresh));
       else if (opts.offline) unanswered.set(bno, offlineMiss());

@@ -86,8 +86,9 @@ export interface StatusService {
    * offline: make no upstream call; answer from the cache only (fresh or stale, each flagged).
    * Otherwise: fresh cache hits, then the upstream for the misses; when the upstream fails for a
    * number, a stale cache entry is returned flagged `stale`, else the number is `unanswered`.
+   * maxAgeMs: cached answers checked longer ago than this count as expired.
    */
-  lookup(bnos: readonly string[], opts?: { offline?: boolean }): Promise<StatusLookupResult>;
+  lookup(bnos: readonly string[], opts?: { offline?: boolean; maxAgeMs?: number }): Promise<StatusLookupResult>;
   /** circuit breaker state for readiness */
   health(): { upstream: 'closed' | 'open' | 'half_open' | 'sandbox' };
   close(): Promise<void>;

@@ -17,6 +17,12 @@ import { ModelProvider } from '../model/model-provider.ts';
 import { AssessService } from '../verification/assess-service.ts';
 import { chooseDirectory } from './addresses.ts';
 import type { Store } from '../store/store.ts';
+import { Quota } from '../accounts/quota.ts';
+import { WatchChecker } from '../watch/watch-checker.ts';
+import { WatchService } from '../watch/watch-service.ts';
+import { WatchScheduler } from '../jobs/watch-scheduler.ts';
+import { WebhookDeliverer } from '../jobs/webhook-deliverer.ts';
+import { WebhookService } from '../webhooks/webhook-service.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -25,6 +31,8 @@ export interface RunningServer {
   models: ModelProvider;
   refitter: ModelRefitter;
   worker: BatchWorker;
+  scheduler: WatchScheduler;
+  deliverer: WebhookDeliverer;
   directory: AddressDirectory;
   url: string;
   /** Stops taking requests, lets in-flight ones finish (up to the grace period), then closes everything. */
@@ -40,6 +48,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     baseUrl: config.nts.baseUrl,
     timeoutMs: config.nts.timeoutMs,
     concurrency: config.nts.concurrency,
+    halfOpenAfterMs: config.nts.breakerResetMs,
   });
   const status = createStatusService({ registry, cache: store, ttlSeconds: config.nts.cacheTtlSeconds, now });
   const directory = await chooseDirectory(config.addresses, store);
@@ -49,7 +58,29 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows }, { now, onQueued: () => worker.notify() });
   // uploads a crashed process left half-written are invisible; clear them out
   await store.batches.sweepUploads(new Date(now().getTime() - 3600_000).toISOString());
-  const app = await buildApp({ store, status, assess, batch, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now });
+  const checker = new WatchChecker({ status, assess, now, onError: (err) => log.warn({ err }, 'assessing a watched business failed; its check is postponed') });
+  const deliverer = new WebhookDeliverer({
+    store,
+    now,
+    pollMs: config.webhooks.pollMs,
+    concurrency: Math.max(1, config.webhooks.concurrency),
+    timeoutMs: config.webhooks.timeoutMs,
+    policy: config.webhooks,
+    log,
+  });
+  const scheduler = new WatchScheduler({
+    store,
+    checker,
+    now,
+    pollMs: config.watch.pollMs,
+    claimSize: config.watch.claimSize,
+    leaseMs: config.watch.leaseMs,
+    onEvents: () => deliverer.notify(),
+    log,
+  });
+  const watch = new WatchService({ store, checker, quota: new Quota(store, now), now });
+  const webhooks = new WebhookService({ store, policy: config.webhooks, now, onQueued: () => deliverer.notify() });
+  const app = await buildApp({ store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now });
   const refitter = new ModelRefitter({
     store,
     provider: models,
@@ -66,6 +97,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   }
   refitter.start();
   if (config.batch.workerConcurrency > 0) worker.start();
+  if (config.watch.scheduler) scheduler.start();
+  if (config.webhooks.concurrency > 0) deliverer.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
@@ -74,9 +107,9 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     (stopping ??= (async () => {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([app.close(), grace]);
-      await Promise.all([refitter.stop(), worker.stop()]);
+      await Promise.all([refitter.stop(), worker.stop(), scheduler.stop(), deliverer.stop()]);
       await Promise.allSettled([status.close(), directory.close()]);
       await store.close();
     })());
-  return { app, store, status, models, refitter, directory, worker, url: `http://${host}:${port}`, stop };
+  return { app, store, status, models, refitter, directory, worker, scheduler, deliverer, url: `http://${host}:${port}`, stop };
 }

@@ -11,8 +11,18 @@ export interface TestServer extends RunningServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(kind: StoreKind, env: Record<string, string> = {}, opts: { now?: () => Date } = {}): Promise<TestServer> {
-  const fresh = freshStoreConfig(kind);
+/**
+ * `opts.shareWith`: use that server's database instead of a fresh one, as a second process on one
+ * PostgreSQL would (PostgreSQL only: two embedded connections in one process break SQLite locking).
+ */
+export async function startTestServer(
+  kind: StoreKind,
+  env: Record<string, string> = {},
+  opts: { now?: () => Date; shareWith?: TestServer } = {},
+): Promise<TestServer> {
+  const fresh = opts.shareWith
+    ? { config: opts.shareWith.config.store, dataDir: opts.shareWith.config.dataDir, cleanup: async () => {} }
+    : freshStoreConfig(kind);
   const config: Config = { ...loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', DATA_DIR: fresh.dataDir, ...env }), store: fresh.config };
   const server = await startServer(config, opts);
   let n = 0;

@@ -1,0 +1,159 @@
+// The watch list: POST /watch (register; first check at once), GET /watch (cursor pages),
+// GET /watch/{watch_id}, DELETE /watch/{watch_id}, GET /watch/{watch_id}/history.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { decodeCursor, encodeCursor } from '../domain/list-cursor.ts';
+import { AppError } from '../errors.ts';
+import type { Watch, WatchHistoryEntry } from '../store/watch-store.ts';
+import type { WatchService } from '../watch/watch-service.ts';
+import { requireAccount } from './auth.ts';
+import { Problem, problemResponses } from './schemas.ts';
+
+const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description?: string) =>
+  Type.Union([t, Type.Null()], description ? { description } : {});
+
+const WatchRequest = Type.Object(
+  {
+    biz_no: Type.String({ pattern: '^[0-9]{10}$', description: 'Business registration number: 10 digits, no hyphens' }),
+    name: Type.Optional(Nullable(Type.String({ maxLength: 200 }), 'Business name; with it each check includes the bounce-risk grade')),
+    address: Type.Optional(Nullable(Type.String({ maxLength: 500 }), 'Postal address, assessed with the name')),
+  },
+  { additionalProperties: false },
+);
+
+const STATE_FIELDS = {
+  biz_status: Type.String({ description: 'active | suspended | closed | unregistered | unknown (not answered yet)' }),
+  grade: Nullable(Type.String(), 'A (safest) to E; null without a name'),
+  bounce_prob: Nullable(Type.Number(), '0..1; null without a name'),
+  action: Nullable(Type.String(), 'recommended action; null without a name'),
+  closed_on: Nullable(Type.String(), 'closure date (YYYY-MM-DD) when closed'),
+};
+
+export const WatchRecord = Type.Object({
+  watch_id: Type.String(),
+  biz_no: Type.String(),
+  name: Nullable(Type.String()),
+  address: Nullable(Type.String()),
+  ...STATE_FIELDS,
+  last_checked_at: Nullable(Type.String(), 'last check that got an answer'),
+  next_check_at: Type.String({ description: 'when the scheduler checks again (the plan interval, sooner after an unanswered check)' }),
+  check_failures: Type.Integer({ description: 'checks in a row without an answer (upstream down); retried with backoff' }),
+  created_at: Type.String(),
+});
+
+const WatchList = Type.Object({
+  data: Type.Array(WatchRecord),
+  next_cursor: Nullable(Type.String(), 'pass as ?cursor= for the next page; null on the last page'),
+});
+
+const HistoryEntry = Type.Object({
+  checked_at: Type.String(),
+  ...STATE_FIELDS,
+  previous_attributes: Type.Union(
+    [Type.Object({ biz_status: Type.Optional(Type.String()), grade: Type.Optional(Nullable(Type.String())) }), Type.Null()],
+    { description: 'the values before this check of what it changed; null for the first answered check' },
+  ),
+});
+
+const History = Type.Object({ watch_id: Type.String(), biz_no: Type.String(), history: Type.Array(HistoryEntry) });
+const Removed = Type.Object({ watch_id: Type.String(), biz_no: Type.String(), deleted: Type.Literal(true) });
+const WatchParams = Type.Object({ watch_id: Type.String({ maxLength: 64 }) });
+const ListQuery = Type.Object(
+  {
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
+    cursor: Type.Optional(Type.String({ maxLength: 200 })),
+  },
+  { additionalProperties: false },
+);
+
+export function watchRecord(w: Watch) {
+  const s = w.state;
+  return {
+    watch_id: w.id,
+    biz_no: w.bno,
+    name: w.name,
+    address: w.address,
+    biz_status: s?.biz_status ?? 'unknown',
+    grade: s?.grade ?? null,
+    bounce_prob: s?.bounce_prob ?? null,
+    action: s?.action ?? null,
+    closed_on: s?.closed_on ?? null,
+    last_checked_at: w.lastCheckedAt,
+    next_check_at: w.nextCheckAt,
+    check_failures: w.failures,
+    created_at: w.createdAt,
+  };
+}
+
+function historyEntry(h: WatchHistoryEntry) {
+  return { checked_at: h.checkedAt, ...h.state, previous_attributes: h.previous };
+}
+
+export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.post(
+      '/watch',
+      {
+        schema: {
+          summary: 'Watch a business: checked now, then re-checked at the plan interval (201; 200 when already watched)',
+          body: WatchRequest,
+          response: { 200: WatchRecord, 201: WatchRecord, ...problemResponses },
+        },
+      },
+      async (request, reply) => {
+        const { created, watch } = await service.create(requireAccount(request), request.body);
+        reply.code(created ? 201 : 200);
+        if (created) reply.header('location', `/watch/${watch.id}`);
+        return watchRecord(watch);
+      },
+    );
+
+    app.get(
+      '/watch',
+      { schema: { summary: 'The watch list, oldest first, in pages', querystring: ListQuery, response: { 200: WatchList, ...problemResponses } } },
+      async (request) => {
+        const account = requireAccount(request);
+        const limit = request.query.limit ?? 100;
+        const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor);
+        if (request.query.cursor !== undefined && !after) throw new AppError('bad_request', 'cursor: not a cursor from a previous page');
+        // one extra row says whether another page exists without a count query
+        const rows = await service.list(account, after, limit + 1);
+        const page = rows.slice(0, limit);
+        const last = page.at(-1);
+        return { data: page.map(watchRecord), next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+      },
+    );
+
+    app.get(
+      '/watch/:watch_id',
+      { schema: { summary: 'One watched business', params: WatchParams, response: { 200: WatchRecord, ...problemResponses, 404: Problem } } },
+      async (request) => watchRecord(await service.get(requireAccount(request), request.params.watch_id)),
+    );
+
+    app.delete(
+      '/watch/:watch_id',
+      { schema: { summary: 'Stop watching a business (its history goes with it)', params: WatchParams, response: { 200: Removed, ...problemResponses, 404: Problem } } },
+      async (request) => {
+        const account = requireAccount(request);
+        const watch = await service.get(account, request.params.watch_id);
+        await service.remove(account, watch.id);
+        return { watch_id: watch.id, biz_no: watch.bno, deleted: true as const };
+      },
+    );
+
+    app.get(
+      '/watch/:watch_id/history',
+      {
+        schema: {
+          summary: 'Checks at which status or grade changed, oldest first (business plan and above)',
+          params: WatchParams,
+          response: { 200: History, ...problemResponses, 404: Problem },
+        },
+      },
+      async (request) => {
+        const { watch, entries } = await service.history(requireAccount(request), request.params.watch_id);
+        return { watch_id: watch.id, biz_no: watch.bno, history: entries.map(historyEntry) };
+      },
+    );
+  };
+}

@@ -1,0 +1,109 @@
+// Re-checks watched businesses when they are due. A round claims due entries under a lease (so
+// several processes share the work and each entry is checked once per interval), looks them all
+// up at once, and commits each entry's state, history row and events in one transaction. No fresh
+// answer (upstream down) postpones the entry with backoff and records nothing.
+import { randomBytes } from 'node:crypto';
+import { newId } from '../accounts/api-key.ts';
+import { PLANS } from '../domain/plans.ts';
+import { changeOf, eventsOf, nextCheckAt, retryAt, watchEventBody } from '../domain/watch.ts';
+import type { Account, Store } from '../store/store.ts';
+import type { Watch } from '../store/watch-store.ts';
+import type { WatchChecker } from '../watch/watch-checker.ts';
+import { PollingLoop, type Logger } from './polling-loop.ts';
+
+export interface WatchSchedulerOptions {
+  store: Store;
+  checker: WatchChecker;
+  now: () => Date;
+  pollMs: number;
+  /** entries per round; their lookups share upstream calls of 100 */
+  claimSize: number;
+  leaseMs: number;
+  /** events were queued: the deliverer in this process can start at once */
+  onEvents?: () => void;
+  log?: Logger;
+}
+
+export interface RoundResult {
+  claimed: number;
+  checked: number;
+  changed: number;
+  postponed: number;
+  events: number;
+}
+
+/** An account whose plan lost the watch list keeps its entries, looked at again a day later. */
+const NO_PLAN_RETRY_MS = 86_400_000;
+
+export class WatchScheduler {
+  readonly #o: WatchSchedulerOptions;
+  readonly #holder = `sched_${randomBytes(6).toString('hex')}`;
+  readonly #loop: PollingLoop;
+
+  constructor(opts: WatchSchedulerOptions) {
+    this.#o = opts;
+    this.#loop = new PollingLoop('watch scheduler', async () => (await this.runOnce()).claimed >= opts.claimSize, { pollMs: opts.pollMs, log: opts.log });
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+
+  /** One round: claim what is due now, check it, commit. Exposed so tests can drive the clock. */
+  async runOnce(): Promise<RoundResult> {
+    const { store, now } = this.#o;
+    const started = now();
+    const claimed = await store.watches.claimDue(started.toISOString(), this.#holder, new Date(started.getTime() + this.#o.leaseMs).toISOString(), this.#o.claimSize);
+    const result: RoundResult = { claimed: claimed.length, checked: 0, changed: 0, postponed: 0, events: 0 };
+    if (claimed.length === 0) return result;
+    const accounts = new Map<string, Account | null>();
+    for (const w of claimed) if (!accounts.has(w.accountId)) accounts.set(w.accountId, await store.getAccount(w.accountId));
+
+    const due: { watch: Watch; account: Account; intervalHours: number }[] = [];
+    for (const watch of claimed) {
+      const account = accounts.get(watch.accountId);
+      const intervalHours = account ? PLANS[account.plan].watchIntervalHours : null;
+      if (!account || intervalHours === null) {
+        await store.watches.postpone(watch.id, this.#holder, watch.failures, new Date(started.getTime() + NO_PLAN_RETRY_MS).toISOString());
+        result.postponed++;
+      } else due.push({ watch, account, intervalHours });
+    }
+    // a re-check must observe NTS, not replay an answer from before the last check
+    const maxAgeMs = Math.min(...due.map((d) => d.intervalHours)) * 1800_000;
+    const states = await this.#o.checker.check(due.map((d) => ({ account: d.account, bno: d.watch.bno, name: d.watch.name, address: d.watch.address })), { maxAgeMs });
+    const checkedAt = now();
+    for (const [i, { watch, intervalHours }] of due.entries()) {
+      const state = states[i];
+      if (!state) {
+        const failures = watch.failures + 1;
+        await store.watches.postpone(watch.id, this.#holder, failures, retryAt(checkedAt, failures, intervalHours).toISOString());
+        result.postponed++;
+        continue;
+      }
+      const change = changeOf(watch.state, state);
+      const at = checkedAt.toISOString();
+      const view = { watch_id: watch.id, biz_no: watch.bno, name: watch.name, address: watch.address };
+      const events = change ? eventsOf(change).map((type) => ({ id: newId('msg'), type, body: watchEventBody(type, view, change, at) })) : [];
+      const committed = await store.watches.commitCheck({
+        watchId: watch.id,
+        holder: this.#holder,
+        checkedAt: at,
+        state,
+        nextCheckAt: nextCheckAt(checkedAt, intervalHours).toISOString(),
+        history: change ? { previous: change.previous } : null,
+        events,
+      });
+      // a lost lease means another scheduler owns this entry now; it commits, this one does not
+      if (!committed) continue;
+      result.checked++;
+      if (change?.previous) result.changed++;
+      result.events += events.length;
+    }
+    if (result.events > 0) this.#o.onEvents?.();
+    return result;
+  }
+}

@@ -1,0 +1,74 @@
+// Row → Watch / history / webhook records, shared by both engines (see batch-rows.ts for why the
+// helpers accept either engine's representation).
+import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
+import { jsonColumn } from './batch-rows.ts';
+import { iso, type Row } from './rows.ts';
+import type { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEndpoint, Watch, WatchHistoryEntry } from './watch-store.ts';
+
+const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
+const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
+const numOrNull = (v: unknown): number | null => (v == null ? null : Number(v));
+
+export function toWatch(r: Row): Watch {
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    bno: String(r.b_no),
+    name: str(r.name),
+    address: str(r.address),
+    state: r.state == null ? null : jsonColumn<WatchState>(r.state),
+    lastCheckedAt: isoOrNull(r.last_checked_at),
+    nextCheckAt: iso(r.next_check_at),
+    failures: Number(r.failures),
+    createdAt: iso(r.created_at),
+  };
+}
+
+export function toHistory(r: Row): WatchHistoryEntry {
+  return {
+    id: Number(r.id),
+    watchId: String(r.watch_id),
+    checkedAt: iso(r.checked_at),
+    state: jsonColumn<WatchState>(r.state),
+    previous: r.previous == null ? null : jsonColumn<PreviousAttributes>(r.previous),
+  };
+}
+
+export function toEndpoint(r: Row): WebhookEndpoint {
+  return {
+    accountId: String(r.account_id),
+    url: String(r.url),
+    secret: String(r.secret),
+    createdAt: iso(r.created_at),
+    updatedAt: iso(r.updated_at),
+    disabledAt: isoOrNull(r.disabled_at),
+    disabledReason: str(r.disabled_reason),
+  };
+}
+
+export function toDelivery(r: Row): WebhookDelivery {
+  return {
+    id: String(r.id),
+    accountId: String(r.account_id),
+    type: String(r.type),
+    body: String(r.body),
+    state: String(r.state) as DeliveryState,
+    attempts: Number(r.attempts),
+    nextAttemptAt: isoOrNull(r.next_attempt_at),
+    lastStatus: numOrNull(r.last_status),
+    lastError: str(r.last_error),
+    createdAt: iso(r.created_at),
+    finishedAt: isoOrNull(r.finished_at),
+  };
+}
+
+export function toAttempt(r: Row): WebhookAttempt {
+  return {
+    attempt: Number(r.attempt),
+    at: iso(r.at),
+    url: String(r.url),
+    status: numOrNull(r.status),
+    error: str(r.error),
+    durationMs: Number(r.duration_ms),
+  };
+}

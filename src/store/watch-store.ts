@@ -1,0 +1,141 @@
+// Storage of the watch list and of webhooks: the interfaces both engines implement
+// (watches-sqlite.ts, watches-postgres.ts) and pass one contract suite with.
+import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
+
+export interface Watch {
+  id: string;
+  accountId: string;
+  bno: string;
+  name: string | null;
+  address: string | null;
+  /** what the last answered check observed; null until one was answered */
+  state: WatchState | null;
+  lastCheckedAt: string | null;
+  nextCheckAt: string;
+  /** checks in a row that got no fresh answer */
+  failures: number;
+  createdAt: string;
+}
+
+export interface WatchHistoryEntry {
+  id: number;
+  watchId: string;
+  checkedAt: string;
+  state: WatchState;
+  previous: PreviousAttributes | null;
+}
+
+/** A keyset position in a list ordered by creation: the last item's (created_at, id). */
+export interface ListCursor {
+  createdAt: string;
+  id: string;
+}
+
+/** An event to deliver to the account's endpoint, if it has an enabled one when this commits. */
+export interface WebhookEventInput {
+  id: string;
+  type: string;
+  body: string;
+}
+
+/** One check to commit: the entry's new state, its history row and the events it raises, together. */
+export interface WatchCheckCommit {
+  watchId: string;
+  holder: string;
+  checkedAt: string;
+  state: WatchState;
+  nextCheckAt: string;
+  history: { previous: PreviousAttributes | null } | null;
+  events: readonly WebhookEventInput[];
+}
+
+export interface WatchStore {
+  /**
+   * Inserts the entry (with its first history row when it was answered), or returns the account's
+   * existing entry for the number untouched.
+   */
+  create(watch: Watch, firstHistory: boolean): Promise<{ created: boolean; watch: Watch }>;
+  get(accountId: string, watchId: string): Promise<Watch | null>;
+  findByNumber(accountId: string, bno: string): Promise<Watch | null>;
+  count(accountId: string): Promise<number>;
+  /** The account's entries in creation order, after the cursor. */
+  list(accountId: string, opts: { after: ListCursor | null; limit: number }): Promise<Watch[]>;
+  remove(accountId: string, watchId: string): Promise<boolean>;
+  history(watchId: string): Promise<WatchHistoryEntry[]>;
+  /**
+   * Leases up to `limit` entries due at `now` (next check reached, no live lease) to `holder`
+   * until `leaseUntil`. Each due entry goes to exactly one caller however many ask at once.
+   */
+  claimDue(now: string, holder: string, leaseUntil: string, limit: number): Promise<Watch[]>;
+  /** Commits a check if `holder` still holds the lease; false when it was lost (then nothing is written). */
+  commitCheck(c: WatchCheckCommit): Promise<boolean>;
+  /** No fresh answer: count the failure, set the retry time, release the lease (if still held). */
+  postpone(watchId: string, holder: string, failures: number, nextCheckAt: string): Promise<void>;
+}
+
+export interface WebhookEndpoint {
+  accountId: string;
+  url: string;
+  secret: string;
+  createdAt: string;
+  updatedAt: string;
+  disabledAt: string | null;
+  disabledReason: string | null;
+}
+
+export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'abandoned';
+
+export interface WebhookAttempt {
+  attempt: number;
+  at: string;
+  url: string;
+  status: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  accountId: string;
+  type: string;
+  body: string;
+  state: DeliveryState;
+  attempts: number;
+  nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  createdAt: string;
+  finishedAt: string | null;
+}
+
+/** A claimed delivery with where it goes now (endpoints can change while a delivery waits). */
+export interface DueDelivery extends WebhookDelivery {
+  url: string;
+  secret: string;
+}
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  holder: string;
+  attempt: WebhookAttempt;
+  /** `pending` with the next attempt time, or final */
+  next: { state: 'pending'; at: string } | { state: 'delivered' | 'failed' };
+  /** the receiver said 410 Gone: disable the endpoint and abandon what else waits for it */
+  disableEndpoint: { reason: string } | null;
+}
+
+export interface WebhookStore {
+  /** Creates or replaces the account's endpoint (enabled). */
+  putEndpoint(e: WebhookEndpoint): Promise<void>;
+  getEndpoint(accountId: string): Promise<WebhookEndpoint | null>;
+  /** Removes it and abandons its pending deliveries; false when there was none. */
+  deleteEndpoint(accountId: string, at: string): Promise<boolean>;
+  /** Queues one event for the account's enabled endpoint; false when it has none. */
+  enqueue(accountId: string, event: WebhookEventInput, at: string): Promise<boolean>;
+  claimDue(now: string, holder: string, leaseUntil: string, limit: number): Promise<DueDelivery[]>;
+  /** Records an attempt and what follows, if `holder` still holds the lease. */
+  recordAttempt(o: AttemptOutcome): Promise<boolean>;
+  listDeliveries(accountId: string, opts: { before: ListCursor | null; limit: number }): Promise<WebhookDelivery[]>;
+  getDelivery(accountId: string, id: string): Promise<WebhookDelivery | null>;
+  attempts(deliveryId: string): Promise<WebhookAttempt[]>;
+}

@@ -1,0 +1,58 @@
+// One check of watched businesses: their statuses in one lookup (the registry coalesces them into
+// upstream calls of 100), then the assessment for entries with a name. Answers that are not fresh
+// (upstream down, only a stale cache entry) are reported as missing, so a check never records a
+// change it did not observe.
+import { buildVerification } from '../domain/verification.ts';
+import type { WatchState } from '../domain/watch.ts';
+import type { StatusService } from '../registry/types.ts';
+import type { Account } from '../store/store.ts';
+import type { AssessService } from '../verification/assess-service.ts';
+
+export interface WatchTarget {
+  account: Account;
+  bno: string;
+  name: string | null;
+  address: string | null;
+}
+
+export class WatchChecker {
+  readonly #status: StatusService;
+  readonly #assess: AssessService;
+  readonly #now: () => Date;
+  readonly #onError: (err: unknown) => void;
+
+  constructor(deps: { status: StatusService; assess: AssessService; now: () => Date; onError: (err: unknown) => void }) {
+    this.#status = deps.status;
+    this.#assess = deps.assess;
+    this.#now = deps.now;
+    this.#onError = deps.onError;
+  }
+
+  /**
+   * The state of every target, in order, or null where no fresh answer came. `maxAgeMs` bounds
+   * how old a cached answer may be (a re-check must observe, not repeat, the last answer).
+   */
+  async check(targets: readonly WatchTarget[], opts: { maxAgeMs?: number } = {}): Promise<(WatchState | null)[]> {
+    if (targets.length === 0) return [];
+    const { answers } = await this.#status.lookup(targets.map((t) => t.bno), opts);
+    const asOf = this.#now();
+    return Promise.all(
+      targets.map(async (t): Promise<WatchState | null> => {
+        const answer = answers.get(t.bno);
+        if (!answer || answer.stale) return null;
+        const v = buildVerification(t.bno, answer, { invalid: false, locale: 'ko' });
+        const name = t.name?.trim();
+        if (!name) return { biz_status: v.biz_status, grade: null, bounce_prob: null, action: null, closed_on: v.closed_on };
+        let fields;
+        try {
+          ({ fields } = await this.#assess.assess(t.account, v, { name, address: t.address ?? undefined }, 'ko', asOf));
+        } catch (err) {
+          // one entry's failed assessment postpones that entry, not the whole round
+          this.#onError(err);
+          return null;
+        }
+        return { biz_status: v.biz_status, grade: fields.grade, bounce_prob: fields.bounce_prob, action: fields.action, closed_on: v.closed_on };
+      }),
+    );
+  }
+}

@@ -1,0 +1,85 @@
+// An account's webhook endpoint as the API manages it, and the log of what was sent to it.
+import { newId } from '../accounts/api-key.ts';
+import { newSigningSecret } from '../domain/webhook.ts';
+import { AppError } from '../errors.ts';
+import type { Account, Store } from '../store/store.ts';
+import type { ListCursor, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../store/watch-store.ts';
+import { watchPlan } from '../watch/watch-service.ts';
+import { webhookUrlProblem, type OutboundPolicy } from './outbound.ts';
+
+export class WebhookService {
+  readonly #store: Store;
+  readonly #policy: OutboundPolicy;
+  readonly #now: () => Date;
+  readonly #onQueued: () => void;
+
+  constructor(deps: { store: Store; policy: OutboundPolicy; now: () => Date; onQueued: () => void }) {
+    this.#store = deps.store;
+    this.#policy = deps.policy;
+    this.#now = deps.now;
+    this.#onQueued = deps.onQueued;
+  }
+
+  /** Sets (or replaces) the endpoint with a new signing secret, returned this once. */
+  async put(account: Account, url: string): Promise<WebhookEndpoint> {
+    watchPlan(account);
+    const problem = webhookUrlProblem(url, this.#policy);
+    if (problem) throw new AppError('bad_request', `url: ${problem}`);
+    const existing = await this.#store.webhooks.getEndpoint(account.id);
+    const at = this.#now().toISOString();
+    const endpoint: WebhookEndpoint = {
+      accountId: account.id,
+      url,
+      secret: newSigningSecret(),
+      createdAt: existing?.createdAt ?? at,
+      updatedAt: at,
+      disabledAt: null,
+      disabledReason: null,
+    };
+    await this.#store.webhooks.putEndpoint(endpoint);
+    return endpoint;
+  }
+
+  async get(account: Account): Promise<WebhookEndpoint> {
+    watchPlan(account);
+    const endpoint = await this.#store.webhooks.getEndpoint(account.id);
+    if (!endpoint) throw new AppError('not_found', 'no webhook endpoint is set; PUT /webhook with a url sets one');
+    return endpoint;
+  }
+
+  async remove(account: Account): Promise<void> {
+    watchPlan(account);
+    if (!(await this.#store.webhooks.deleteEndpoint(account.id, this.#now().toISOString()))) {
+      throw new AppError('not_found', 'no webhook endpoint is set');
+    }
+  }
+
+  /** Queues a `webhook.test` event through the same path real events take. */
+  async sendTest(account: Account): Promise<string> {
+    const endpoint = await this.get(account);
+    if (endpoint.disabledAt) {
+      throw new AppError('conflict', `the endpoint is disabled (${endpoint.disabledReason ?? 'no reason recorded'}); PUT /webhook again to re-enable it`);
+    }
+    const at = this.#now().toISOString();
+    const id = newId('msg');
+    const body = JSON.stringify({ type: 'webhook.test', timestamp: at, data: { message: 'bizcheck test event', account_id: account.id } });
+    if (!(await this.#store.webhooks.enqueue(account.id, { id, type: 'webhook.test', body }, at))) {
+      throw new AppError('conflict', 'the endpoint was removed or disabled meanwhile');
+    }
+    this.#onQueued();
+    return id;
+  }
+
+  async deliveries(account: Account, before: ListCursor | null, limit: number): Promise<(WebhookDelivery & { log: WebhookAttempt[] })[]> {
+    watchPlan(account);
+    const list = await this.#store.webhooks.listDeliveries(account.id, { before, limit });
+    return Promise.all(list.map(async (d) => ({ ...d, log: await this.#store.webhooks.attempts(d.id) })));
+  }
+
+  async delivery(account: Account, id: string): Promise<WebhookDelivery & { log: WebhookAttempt[] }> {
+    watchPlan(account);
+    const d = await this.#store.webhooks.getDelivery(account.id, id);
+    if (!d) throw new AppError('not_found', `no webhook delivery ${id}`);
+    return { ...d, log: await this.#store.webhooks.attempts(d.id) };
+  }
+}

@@ -38,14 +38,18 @@ async function rawBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
-/** A server that accepts correctly signed events once each and answers 401 to anything else. */
-export function createReceiver(secret: string, onEvent: (e: ReceivedEvent) => void, clock: () => number = () => Math.floor(Date.now() / 1000)): Server {
+/**
+ * A server that accepts correctly signed events once each and answers 401 to anything else.
+ * `secret` may be a function, to pick up a rotated secret without a restart.
+ */
+export function createReceiver(secret: string | (() => string), onEvent: (e: ReceivedEvent) => void, clock: () => number = () => Math.floor(Date.now() / 1000)): Server {
   const seen = new Set<string>();
   return createServer((req, res) => {
     void (async () => {
       const body = await rawBody(req);
       const header = (name: string) => String(req.headers[name] ?? '');
-      if (!verifySignature(secret, header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'), clock())) {
+      const current = typeof secret === 'function' ? secret() : secret;
+      if (!verifySignature(current, header('webhook-id'), header('webhook-timestamp'), body, header('webhook-signature'), clock())) {
         res.writeHead(401).end('bad signature');
         return;
       }

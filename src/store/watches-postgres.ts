@@ -2,6 +2,7 @@
 // schedulers and deliverers in any number of processes never take the same item; commits re-check
 // the lease inside their transaction.
 import type pg from 'pg';
+import { inTransaction as tx } from './pg-tx.ts';
 import type { Row } from './rows.ts';
 import { toAttempt, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
 import type {
@@ -11,21 +12,6 @@ import type {
 
 const ENQUEUE = `INSERT INTO webhook_deliveries (id, account_id, type, body, state, attempts, next_attempt_at, created_at)
   SELECT $1, account_id, $2, $3, 'pending', 0, $4, $4 FROM webhook_endpoints WHERE account_id = $5 AND disabled_at IS NULL`;
-
-async function tx<T>(pool: pg.Pool, fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-  const c = await pool.connect();
-  try {
-    await c.query('BEGIN');
-    const out = await fn(c);
-    await c.query('COMMIT');
-    return out;
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
-}
 
 export class PostgresWatchStore implements WatchStore {
   readonly #pool: pg.Pool;

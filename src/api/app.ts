@@ -17,6 +17,9 @@ import { verifyRoutes } from './verify.ts';
 import { batchRoutes } from './batch.ts';
 import multipart from '@fastify/multipart';
 import type { BatchService } from '../batch/batch-service.ts';
+import type { ConsoleConfig } from '../config.ts';
+import { consolePlugin } from '../console/console-app.ts';
+import { batchListRoutes } from './batch-list.ts';
 
 export interface AppDeps {
   store: Store;
@@ -27,6 +30,10 @@ export interface AppDeps {
   bodyLimitBytes: number;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** X-Forwarded-* are believed (behind a reverse proxy) */
+  trustProxy?: boolean;
+  /** the web console under /console; left out when absent */
+  console?: { config: ConsoleConfig; webDir?: string };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -62,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     logController: new OneLineRequestLog(),
     return503OnClosing: true,
+    trustProxy: deps.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox validates bodies as sent (no coercion: "b_no": 1248100998 is an error, not a guess)
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
@@ -96,6 +104,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(meRoutes(quota));
     await api.register(multipart, { throwFileSizeLimit: false });
     await api.register(batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }));
+    await api.register(batchListRoutes(deps.store));
   });
+  if (deps.console) {
+    await app.register(consolePlugin({ store: deps.store, quota, batch: deps.batch, maxFileBytes: deps.maxFileBytes, config: deps.console.config, now: deps.now, webDir: deps.console.webDir }), { prefix: '/console' });
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/'));
+  }
   return app;
 }

@@ -49,7 +49,10 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows }, { now, onQueued: () => worker.notify() });
   // uploads a crashed process left half-written are invisible; clear them out
   await store.batches.sweepUploads(new Date(now().getTime() - 3600_000).toISOString());
-  const app = await buildApp({ store, status, assess, batch, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now });
+  const app = await buildApp({
+    store, status, assess, batch, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now,
+    trustProxy: config.trustProxy, console: { config: config.console },
+  });
   const refitter = new ModelRefitter({
     store,
     provider: models,

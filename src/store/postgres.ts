@@ -8,6 +8,8 @@ import type { AddressStore } from './address-store.ts';
 import { PostgresAddressStore } from './addresses-postgres.ts';
 import type { BatchStore } from './batch-store.ts';
 import { PostgresBatchStore } from './batches-postgres.ts';
+import type { ConsoleStore } from './console-store.ts';
+import { PostgresConsoleStore } from './console-postgres.ts';
 import { loadMigrations } from './migrations.ts';
 import { iso, toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
@@ -32,6 +34,7 @@ export class PostgresStore implements Store {
   readonly #schema: string | undefined;
   readonly addresses: AddressStore;
   readonly batches: BatchStore;
+  readonly console: ConsoleStore;
 
   constructor(opts: PostgresOptions) {
     this.#schema = opts.schema;
@@ -48,6 +51,7 @@ export class PostgresStore implements Store {
     this.#pool.on('error', () => {});
     this.addresses = new PostgresAddressStore(this.#pool);
     this.batches = new PostgresBatchStore(this.#pool);
+    this.console = new PostgresConsoleStore(this.#pool);
   }
 
   async #one(sql: string, params: unknown[] = []): Promise<Row | undefined> {

@@ -10,6 +10,8 @@ import type { AddressStore } from './address-store.ts';
 import { SqliteAddressStore } from './addresses-sqlite.ts';
 import type { BatchStore } from './batch-store.ts';
 import { SqliteBatchStore } from './batches-sqlite.ts';
+import type { ConsoleStore } from './console-store.ts';
+import { SqliteConsoleStore } from './console-sqlite.ts';
 import { loadMigrations } from './migrations.ts';
 import { SqliteDb } from './sqlite-db.ts';
 import { toAccount, toKey, type Row } from './rows.ts';
@@ -24,6 +26,7 @@ export class SqliteStore implements Store {
   readonly #d: SqliteDb;
   readonly addresses: AddressStore;
   readonly batches: BatchStore;
+  readonly console: ConsoleStore;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -37,6 +40,7 @@ export class SqliteStore implements Store {
     this.#d = new SqliteDb(this.#db);
     this.addresses = new SqliteAddressStore(this.#db);
     this.batches = new SqliteBatchStore(this.#d);
+    this.console = new SqliteConsoleStore(this.#d);
   }
 
   #q(sql: string): StatementSync {

@@ -5,6 +5,7 @@ import type { ModelParams } from '../domain/model/types.ts';
 import type { StatusCache } from '../registry/types.ts';
 import type { AddressStore } from './address-store.ts';
 import type { BatchStore } from './batch-store.ts';
+import type { ConsoleStore } from './console-store.ts';
 
 export interface Account {
   id: string;
@@ -68,6 +69,8 @@ export interface Store extends StatusCache {
   readonly addresses: AddressStore;
   /** batch jobs, their rows, chunks and numbers */
   readonly batches: BatchStore;
+  /** the web console's passwords, sessions and sign-in attempts */
+  readonly console: ConsoleStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   ping(): Promise<void>;

@@ -52,6 +52,7 @@ export const EnvSchema = Type.Object({
   CONSOLE_SIGNIN_MAX_FAILURES: Int(1, 1000, 5, 'failed console sign-ins per email within the window before 429'),
   CONSOLE_SIGNIN_MAX_FAILURES_PER_IP: Int(1, 100_000, 20, 'failed console sign-ins per client IP within the window before 429'),
   CONSOLE_SIGNIN_WINDOW_SECONDS: Int(10, 86_400, 900, 'the sign-in rate-limit window'),
+  CONSOLE_SIGNUPS_PER_IP_HOUR: Int(1, 100_000, 10, 'console accounts one client IP may create in an hour'),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -78,6 +79,7 @@ export interface ConsoleConfig {
   signup: boolean;
   sessionMs: number;
   signin: { maxFailures: number; maxFailuresPerIp: number; windowMs: number };
+  signupsPerIpHour: number;
 }
 
 export class ConfigError extends Error {
@@ -138,6 +140,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signup: e.CONSOLE_SIGNUP === 'true',
       sessionMs: e.CONSOLE_SESSION_HOURS * 3600_000,
       signin: { maxFailures: e.CONSOLE_SIGNIN_MAX_FAILURES, maxFailuresPerIp: e.CONSOLE_SIGNIN_MAX_FAILURES_PER_IP, windowMs: e.CONSOLE_SIGNIN_WINDOW_SECONDS * 1000 },
+      signupsPerIpHour: e.CONSOLE_SIGNUPS_PER_IP_HOUR,
     },
   };
 }

@@ -10,9 +10,6 @@ import { StoreConflict, type Account, type Store } from '../store/store.ts';
 import { hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './password.ts';
 import { hashSessionId, looksLikeSessionId, newSessionId } from './session-token.ts';
 
-/** Accounts one address may create in an hour: enough for an office, too few for a bot farm. */
-const SIGNUPS_PER_IP_HOUR = 10;
-
 export interface SignedIn {
   account: Account;
   /** the new session id: goes into the cookie and nowhere else */
@@ -37,7 +34,7 @@ export class ConsoleAuth {
     const email = parseEmail(emailInput);
     const problem = passwordProblem(password);
     if (problem) throw new AppError('bad_request', problem, { extra: { errors: [{ field: 'password', message: problem }] } });
-    const attempt = await this.#store.console.beginAttempt(randomBytes(12).toString('base64url'), [{ kind: 'signup-ip', subject: ip, limit: SIGNUPS_PER_IP_HOUR }], {
+    const attempt = await this.#store.console.beginAttempt(randomBytes(12).toString('base64url'), [{ kind: 'signup-ip', subject: ip, limit: this.#cfg.signupsPerIpHour }], {
       now: this.#now(),
       windowMs: 3600_000,
     });

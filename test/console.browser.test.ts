@@ -3,6 +3,8 @@
 // progress bar reach done, switch the language; on a desktop and a phone-sized viewport.
 // Screenshots land in test-artifacts/console/ (gitignored).
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { checkDigitOf } from '../src/domain/bizno.ts';
@@ -50,6 +52,8 @@ function browserSuite(kind: StoreKind): void {
   let fullKey = '';
 
   before(async () => {
+    // the pages under test are the current sources, not whatever an earlier install built
+    execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../scripts/build-console.ts')], { stdio: 'ignore', timeout: 120_000 });
     srv = await startTestServer(kind, { BATCH_CHUNK_ROWS: '10', CONSOLE_SIGNUPS_PER_IP_HOUR: '1000' });
     browser = await launchChromium();
   });
@@ -211,7 +215,9 @@ function browserSuite(kind: StoreKind): void {
       await page.getByTestId('job-status').filter({ hasText: '완료' }).waitFor();
       await page.getByTestId('preview').waitFor();
       await noSideways(page);
-      await screenshot(page, `${kind}-phone-5-bulk`);
+      await screenshot(page, `${kind}-phone-5-bulk`, { viewport: true });
+      await page.getByTestId('preview').scrollIntoViewIfNeeded();
+      await screenshot(page, `${kind}-phone-6-preview`, { viewport: true });
     } finally {
       await ctx.close();
     }

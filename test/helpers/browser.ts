@@ -27,9 +27,10 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** The whole page by default; `viewport` for what fits the screen (long pages on a phone). */
+export async function screenshot(page: Page, name: string, opts: { viewport?: boolean } = {}): Promise<string> {
   mkdirSync(ARTIFACTS, { recursive: true });
   const file = path.join(ARTIFACTS, `${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
+  await page.screenshot({ path: file, fullPage: !opts.viewport });
   return file;
 }

@@ -6,11 +6,13 @@ import { hasMessage, useI18n } from '../i18n.ts';
 
 const REASON = /^\[(\S+) ([+-]\d+(?:\.\d+)?)\]/;
 
-/** Strongest contributions first: the ones that explain the grade. */
 const weight = (r: string) => Math.abs(Number(REASON.exec(r)?.[2] ?? 0));
+// the model's baseline is in every row: it explains nothing about this one, so it goes last
+const isBaseline = (r: string) => REASON.exec(r)?.[1] === 'baseline';
 
+/** Strongest contributions first: the ones that explain the grade; the baseline last. */
 export function orderReasons(reasons: readonly string[]): string[] {
-  return reasons.toSorted((a, b) => weight(b) - weight(a));
+  return reasons.toSorted((a, b) => Number(isBaseline(a)) - Number(isBaseline(b)) || weight(b) - weight(a));
 }
 
 export function GradeBadge(props: { grade: string | null | undefined }) {

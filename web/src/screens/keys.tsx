@@ -155,8 +155,8 @@ export function KeysScreen() {
             <tbody>
               {keys.map((k) => (
                 <tr key={k.prefix} class={k.revoked_at ? 'revoked' : ''} data-prefix={k.prefix}>
-                  <td data-label={t('keys.prefix')} class="mono">
-                    {k.prefix}…
+                  <td data-label={t('keys.prefix')}>
+                    <span class="mono prefix">{k.prefix}…</span>
                   </td>
                   <td data-label={t('keys.created')}>{formatDate(lang, k.created_at)}</td>
                   <td data-label={t('keys.lastUsed')}>{k.last_used_at ? formatDate(lang, k.last_used_at) : t('keys.never')}</td>

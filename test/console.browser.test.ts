@@ -40,7 +40,8 @@ async function newPage(browser: Browser, srv: TestServer, viewport: { width: num
 }
 
 async function noSideways(page: Page): Promise<void> {
-  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
+  // expressions run in the page (this file is type-checked without the DOM library)
+  const { scroll, width } = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })')) as { scroll: number; width: number };
   assert.ok(scroll <= width, `the page scrolls sideways: ${scroll} > ${width}`);
 }
 
@@ -79,7 +80,7 @@ function browserSuite(kind: StoreKind): void {
       await page.getByTestId('plan').waitFor();
       assert.equal(await page.getByTestId('plan').textContent(), 'free');
       assert.equal(await page.getByTestId('quota-remaining').textContent(), '100');
-      assert.equal(await page.evaluate(() => document.cookie), '', 'the session cookie is httpOnly');
+      assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is httpOnly');
       await screenshot(page, `${kind}-desktop-2-overview`);
 
       // sign out, then a wrong password, then the right one
@@ -108,7 +109,7 @@ function browserSuite(kind: StoreKind): void {
       assert.ok(await dialog.getByText('서버 측 코드에서만').isVisible());
       await dialog.getByRole('button', { name: '복사' }).click();
       await dialog.getByText('복사했습니다').waitFor();
-      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), fullKey);
+      assert.equal(await page.evaluate('navigator.clipboard.readText()'), fullKey);
       await screenshot(page, `${kind}-desktop-4-key-once`);
       await dialog.getByRole('button', { name: /닫기/ }).click();
       await dialog.waitFor({ state: 'hidden' });
@@ -122,7 +123,7 @@ function browserSuite(kind: StoreKind): void {
       await page.reload();
       const prefix = fullKey.slice(0, 12);
       await page.locator(`tr[data-prefix="${prefix}"]`).waitFor();
-      const held = await page.evaluate(() => document.documentElement.outerHTML + JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie);
+      const held = String(await page.evaluate('document.documentElement.outerHTML + JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie'));
       assert.ok(!held.includes(fullKey.slice(13)), 'the secret part is not in the page or storage');
       await page.getByRole('button', { name: `폐기 ${prefix}` }).waitFor();
       await screenshot(page, `${kind}-desktop-5-keys`);
@@ -141,12 +142,14 @@ function browserSuite(kind: StoreKind): void {
       // bulk: drop a CSV, the bar reaches done, the preview has grades and reasons
       await page.getByRole('link', { name: '대량 검증' }).click();
       await page.getByTestId('dropzone').waitFor();
-      await page.evaluate((csv) => {
-        const dt = new DataTransfer();
-        dt.items.add(new File([csv], 'customers.csv', { type: 'text/csv' }));
-        const zone = document.querySelector('[data-testid=dropzone]')!;
-        zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
-        zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      // a real drag and drop: a DataTransfer holding the file, dropped on the zone (page context;
+      // this file is type-checked without the DOM library, hence the untyped global)
+      await page.getByTestId('dropzone').evaluate((zone, csv) => {
+        const w = globalThis as any;
+        const dt = new w.DataTransfer();
+        dt.items.add(new w.File([csv], 'customers.csv', { type: 'text/csv' }));
+        zone.dispatchEvent(new w.DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        zone.dispatchEvent(new w.DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
       }, customerCsv(120));
       await page.getByText('선택한 파일: customers.csv').waitFor();
       await page.getByRole('button', { name: '업로드하고 검증 시작' }).click();

@@ -51,6 +51,20 @@ export const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Int(1024, 1024 ** 3, 64 * 1024, 'largest JSON request body'),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: LOG_LEVELS.join(' | ') }),
   SHUTDOWN_GRACE_MS: Int(0, 120_000, 10_000, 'how long in-flight requests may finish on SIGTERM'),
+  TRUST_PROXY: Type.Union([Type.Literal('true'), Type.Literal('false')], {
+    default: 'false',
+    description: 'true behind a reverse proxy: client IP and https are read from X-Forwarded-For / X-Forwarded-Proto',
+  }),
+  CONSOLE_COOKIE_SECURE: Type.Union(['auto', 'true', 'false'].map((l) => Type.Literal(l)), {
+    default: 'auto',
+    description: 'Secure flag of the console session cookie: auto sets it when the request came over https',
+  }),
+  CONSOLE_SIGNUP: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true', description: 'whether anyone may create an account in the console' }),
+  CONSOLE_SESSION_HOURS: Int(1, 720, 12, 'a console session ends this long after sign-in'),
+  CONSOLE_SIGNIN_MAX_FAILURES: Int(1, 1000, 5, 'failed console sign-ins per email within the window before 429'),
+  CONSOLE_SIGNIN_MAX_FAILURES_PER_IP: Int(1, 100_000, 20, 'failed console sign-ins per client IP within the window before 429'),
+  CONSOLE_SIGNIN_WINDOW_SECONDS: Int(10, 86_400, 900, 'the sign-in rate-limit window'),
+  CONSOLE_SIGNUPS_PER_IP_HOUR: Int(1, 100_000, 10, 'console accounts one client IP may create in an hour'),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -70,6 +84,16 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: Env['LOG_LEVEL'];
   shutdownGraceMs: number;
+  trustProxy: boolean;
+  console: ConsoleConfig;
+}
+
+export interface ConsoleConfig {
+  cookieSecure: 'auto' | 'true' | 'false';
+  signup: boolean;
+  sessionMs: number;
+  signin: { maxFailures: number; maxFailuresPerIp: number; windowMs: number };
+  signupsPerIpHour: number;
 }
 
 export class ConfigError extends Error {
@@ -133,5 +157,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    trustProxy: e.TRUST_PROXY === 'true',
+    console: {
+      cookieSecure: e.CONSOLE_COOKIE_SECURE,
+      signup: e.CONSOLE_SIGNUP === 'true',
+      sessionMs: e.CONSOLE_SESSION_HOURS * 3600_000,
+      signin: { maxFailures: e.CONSOLE_SIGNIN_MAX_FAILURES, maxFailuresPerIp: e.CONSOLE_SIGNIN_MAX_FAILURES_PER_IP, windowMs: e.CONSOLE_SIGNIN_WINDOW_SECONDS * 1000 },
+      signupsPerIpHour: e.CONSOLE_SIGNUPS_PER_IP_HOUR,
+    },
   };
 }

@@ -15,6 +15,12 @@ export const ERRORS = {
   internal: { status: 500, title: 'Internal error' },
   upstream_unavailable: { status: 503, title: 'The National Tax Service is not answering' },
   not_ready: { status: 503, title: 'Not ready' },
+  // the web console (src/console/)
+  not_signed_in: { status: 401, title: 'Not signed in' },
+  invalid_credentials: { status: 401, title: 'Email or password is wrong' },
+  csrf_rejected: { status: 403, title: 'Cross-site request refused' },
+  signup_closed: { status: 403, title: 'Sign-up is closed' },
+  too_many_attempts: { status: 429, title: 'Too many attempts' },
 } as const satisfies Record<string, { status: number; title: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -21,6 +21,9 @@ import type { WatchService } from '../watch/watch-service.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import { watchRoutes } from './watch.ts';
 import { webhookRoutes } from './webhook.ts';
+import type { ConsoleConfig } from '../config.ts';
+import { consolePlugin } from '../console/console-app.ts';
+import { batchListRoutes } from './batch-list.ts';
 
 export interface AppDeps {
   store: Store;
@@ -33,6 +36,10 @@ export interface AppDeps {
   bodyLimitBytes: number;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** X-Forwarded-* are believed (behind a reverse proxy) */
+  trustProxy?: boolean;
+  /** the web console under /console; left out when absent */
+  console?: { config: ConsoleConfig; webDir?: string };
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -68,6 +75,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     },
     logController: new OneLineRequestLog(),
     return503OnClosing: true,
+    trustProxy: deps.trustProxy ?? false,
   }).withTypeProvider<TypeBoxTypeProvider>();
   // TypeBox validates bodies as sent (no coercion: "b_no": 1248100998 is an error, not a guess)
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
@@ -104,6 +112,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }));
     await api.register(watchRoutes(deps.watch));
     await api.register(webhookRoutes(deps.webhooks));
+    await api.register(batchListRoutes(deps.store));
   });
+  if (deps.console) {
+    await app.register(consolePlugin({ store: deps.store, quota, batch: deps.batch, watch: deps.watch, webhooks: deps.webhooks, maxFileBytes: deps.maxFileBytes, config: deps.console.config, now: deps.now, webDir: deps.console.webDir }), { prefix: '/console' });
+    app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/'));
+  }
   return app;
 }

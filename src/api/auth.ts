@@ -8,7 +8,8 @@ import type { Account, ApiKeyRecord, Store } from '../store/store.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
-    auth: { account: Account; key: ApiKeyRecord } | null;
+    /** key is null when the console session (src/console/) authenticated the request */
+    auth: { account: Account; key: ApiKeyRecord | null } | null;
   }
 }
 

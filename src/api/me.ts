@@ -6,6 +6,7 @@ import { PLANS } from '../domain/plans.ts';
 import { toSeoulIso } from '../domain/quota-period.ts';
 import { requireAccount } from './auth.ts';
 import { problemResponses } from './schemas.ts';
+import { AppError } from '../errors.ts';
 
 const MeResponse = Type.Object({
   account_id: Type.String(),
@@ -35,6 +36,8 @@ export function meRoutes(quota: Quota): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/me', { schema: { summary: 'Account, plan and monthly quota', response: { 200: MeResponse, ...problemResponses } } }, async (request, reply) => {
       const account = requireAccount(request);
+      const key = request.auth?.key;
+      if (!key) throw new AppError('unauthorized', 'GET /me describes the API key it is called with');
       const q = await quota.current(account);
       const plan = PLANS[account.plan];
       reply.headers(rateLimitHeaders(q, new Date()));
@@ -58,7 +61,7 @@ export function meRoutes(quota: Quota): FastifyPluginAsyncTypebox {
           custom_limit: account.quotaLimit !== null,
           resets_at: toSeoulIso(q.resetsAt),
         },
-        api_key: { prefix: request.auth!.key.prefix, created_at: request.auth!.key.createdAt },
+        api_key: { prefix: key.prefix, created_at: key.createdAt },
         created_at: account.createdAt,
       };
     });

@@ -80,7 +80,10 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   });
   const watch = new WatchService({ store, checker, quota: new Quota(store, now), now });
   const webhooks = new WebhookService({ store, policy: config.webhooks, now, onQueued: () => deliverer.notify() });
-  const app = await buildApp({ store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now });
+  const app = await buildApp({
+    store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now,
+    trustProxy: config.trustProxy, console: { config: config.console },
+  });
   const refitter = new ModelRefitter({
     store,
     provider: models,

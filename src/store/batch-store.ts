@@ -97,7 +97,8 @@ export interface BatchStore {
   sweepUploads(olderThan: string): Promise<number>;
   getJob(jobId: string): Promise<BatchJob | null>;
   findJobByIdempotencyKey(accountId: string, key: string): Promise<BatchJob | null>;
-  listJobs(accountId: string, limit: number): Promise<BatchJob[]>;
+  /** Newest first; `before` (a job's created_at and id) continues a listing after that job. */
+  listJobs(accountId: string, limit: number, before?: { createdAt: string; id: string }): Promise<BatchJob[]>;
 
   /** Leases the oldest pending (or expired) chunk of any job; marks its job processing. */
   claimChunk(holder: string, leaseMs: number, now: Date): Promise<ChunkLease | null>;

@@ -103,8 +103,13 @@ export class PostgresBatchStore implements BatchStore {
     return r ? toJob(r) : null;
   }
 
-  async listJobs(accountId: string, limit: number): Promise<BatchJob[]> {
-    const res = await this.#pool.query("SELECT * FROM batch_jobs WHERE account_id = $1 AND status <> 'uploading' ORDER BY created_at DESC, id DESC LIMIT $2", [accountId, limit]);
+  async listJobs(accountId: string, limit: number, before?: { createdAt: string; id: string }): Promise<BatchJob[]> {
+    const res = await this.#pool.query(
+      `SELECT * FROM batch_jobs WHERE account_id = $1 AND status <> 'uploading'
+          AND ($3::timestamptz IS NULL OR (created_at, id) < ($3::timestamptz, $4::text))
+        ORDER BY created_at DESC, id DESC LIMIT $2`,
+      [accountId, limit, before?.createdAt ?? null, before?.id ?? null],
+    );
     return (res.rows as Row[]).map(toJob);
   }
 

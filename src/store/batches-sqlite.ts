@@ -75,7 +75,11 @@ export class SqliteBatchStore implements BatchStore {
     return r ? toJob(r) : null;
   }
 
-  async listJobs(accountId: string, limit: number): Promise<BatchJob[]> {
+  async listJobs(accountId: string, limit: number, before?: { createdAt: string; id: string }): Promise<BatchJob[]> {
+    if (before) {
+      const sql = "SELECT * FROM batch_jobs WHERE account_id = ? AND status <> 'uploading' AND (created_at, id) < (?, ?) ORDER BY created_at DESC, id DESC LIMIT ?";
+      return (this.#d.q(sql).all(accountId, before.createdAt, before.id, limit) as Row[]).map(toJob);
+    }
     return (this.#d.q("SELECT * FROM batch_jobs WHERE account_id = ? AND status <> 'uploading' ORDER BY created_at DESC, id DESC LIMIT ?").all(accountId, limit) as Row[]).map(toJob);
   }
 

@@ -10,6 +10,8 @@ import type { BatchStore } from './batch-store.ts';
 import { PostgresBatchStore } from './batches-postgres.ts';
 import { PostgresWatchStore, PostgresWebhookStore } from './watches-postgres.ts';
 import type { WatchStore, WebhookStore } from './watch-store.ts';
+import type { ConsoleStore } from './console-store.ts';
+import { PostgresConsoleStore } from './console-postgres.ts';
 import { loadMigrations } from './migrations.ts';
 import { iso, toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
@@ -36,6 +38,7 @@ export class PostgresStore implements Store {
   readonly batches: BatchStore;
   readonly watches: WatchStore;
   readonly webhooks: WebhookStore;
+  readonly console: ConsoleStore;
 
   constructor(opts: PostgresOptions) {
     this.#schema = opts.schema;
@@ -54,6 +57,7 @@ export class PostgresStore implements Store {
     this.batches = new PostgresBatchStore(this.#pool);
     this.watches = new PostgresWatchStore(this.#pool);
     this.webhooks = new PostgresWebhookStore(this.#pool);
+    this.console = new PostgresConsoleStore(this.#pool);
   }
 
   async #one(sql: string, params: unknown[] = []): Promise<Row | undefined> {

@@ -12,6 +12,8 @@ import type { BatchStore } from './batch-store.ts';
 import { SqliteBatchStore } from './batches-sqlite.ts';
 import { SqliteWatchStore, SqliteWebhookStore } from './watches-sqlite.ts';
 import type { WatchStore, WebhookStore } from './watch-store.ts';
+import type { ConsoleStore } from './console-store.ts';
+import { SqliteConsoleStore } from './console-sqlite.ts';
 import { loadMigrations } from './migrations.ts';
 import { SqliteDb } from './sqlite-db.ts';
 import { toAccount, toKey, type Row } from './rows.ts';
@@ -28,6 +30,7 @@ export class SqliteStore implements Store {
   readonly batches: BatchStore;
   readonly watches: WatchStore;
   readonly webhooks: WebhookStore;
+  readonly console: ConsoleStore;
 
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
@@ -43,6 +46,7 @@ export class SqliteStore implements Store {
     this.batches = new SqliteBatchStore(this.#d);
     this.watches = new SqliteWatchStore(this.#d);
     this.webhooks = new SqliteWebhookStore(this.#d);
+    this.console = new SqliteConsoleStore(this.#d);
   }
 
   #q(sql: string): StatementSync {

@@ -6,6 +6,7 @@ import type { StatusCache } from '../registry/types.ts';
 import type { AddressStore } from './address-store.ts';
 import type { BatchStore } from './batch-store.ts';
 import type { WatchStore, WebhookStore } from './watch-store.ts';
+import type { ConsoleStore } from './console-store.ts';
 
 export interface Account {
   id: string;
@@ -73,6 +74,8 @@ export interface Store extends StatusCache {
   readonly watches: WatchStore;
   /** webhook endpoints, queued deliveries and their attempts */
   readonly webhooks: WebhookStore;
+  /** the web console's passwords, sessions and sign-in attempts */
+  readonly console: ConsoleStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   ping(): Promise<void>;

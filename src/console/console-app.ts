@@ -1,0 +1,123 @@
+// The web console, served by the service itself under /console: its pages, and under
+// /console/api the endpoints they call, authenticated by the session cookie instead of X-API-Key.
+// The batch routes are the API's own plugins registered a second time, so validation, errors and
+// quota are the same; the API's business-plan gate does not apply here (the console is for every
+// plan, pro is "web console only"); feature gates inside the routes still do.
+import cookie from '@fastify/cookie';
+import multipart from '@fastify/multipart';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { Quota } from '../accounts/quota.ts';
+import { batchListRoutes } from '../api/batch-list.ts';
+import { batchRoutes } from '../api/batch.ts';
+import type { BatchService } from '../batch/batch-service.ts';
+import { watchRoutes } from '../api/watch.ts';
+import { webhookRoutes } from '../api/webhook.ts';
+import type { WatchService } from '../watch/watch-service.ts';
+import type { WebhookService } from '../webhooks/webhook-service.ts';
+import type { ConsoleConfig } from '../config.ts';
+import { PLANS } from '../domain/plans.ts';
+import { AppError } from '../errors.ts';
+import type { Store } from '../store/store.ts';
+import { ConsoleAuth } from './console-auth.ts';
+import { checkCsrf, checkOrigin, requireSession } from './guard.ts';
+import { accountRoutes } from './routes-account.ts';
+import { keyRoutes } from './routes-keys.ts';
+import { publicSessionRoutes, sessionRoutes } from './routes-session.ts';
+import { consoleStatic, DEFAULT_WEB_DIR } from './static.ts';
+
+export interface ConsoleDeps {
+  store: Store;
+  quota: Quota;
+  batch: BatchService;
+  watch: WatchService;
+  webhooks: WebhookService;
+  maxFileBytes: number;
+  config: ConsoleConfig;
+  now?: () => Date;
+  /** the built front end (index.html, assets/); default web/dist */
+  webDir?: string;
+}
+
+/**
+ * Scripts, styles and connections from this origin only; no inline code, no framing, no plugins.
+ * Trusted Types: the page never writes HTML from strings, and this makes sure nothing can.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "font-src 'self'",
+  "connect-src 'self'",
+  "manifest-src 'self'",
+  "base-uri 'none'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "require-trusted-types-for 'script'",
+].join('; ');
+
+async function securityHeaders(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+  reply.header('x-content-type-options', 'nosniff');
+  reply.header('x-frame-options', 'DENY');
+  reply.header('referrer-policy', 'same-origin');
+  reply.header('cross-origin-opener-policy', 'same-origin');
+  reply.header('cross-origin-resource-policy', 'same-origin');
+  reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
+  if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
+}
+
+/** Overage is billed on contracts; free and pro accounts stay within their quota. */
+async function noOverageWithoutContract(request: FastifyRequest): Promise<void> {
+  if (request.method !== 'POST' || request.routeOptions.url !== '/console/api/batch') return;
+  const paid = (request.query as { paid?: string }).paid === 'true';
+  const account = request.auth?.account;
+  if (paid && account && !PLANS[account.plan].api) {
+    throw new AppError('plan_forbidden', `paid overage is available on the business and enterprise plans; this account is on ${account.plan}`, {
+      extra: { plan: account.plan, required_plan: 'business' },
+    });
+  }
+}
+
+export function consolePlugin(deps: ConsoleDeps): FastifyPluginAsync {
+  const now = deps.now ?? (() => new Date());
+  const auth = new ConsoleAuth(deps.store, deps.config, now);
+  return async (app) => {
+    // the console's endpoints are its own business: they stay out of the public API document
+    app.addHook('onRoute', (route) => {
+      route.schema = { ...route.schema, hide: true };
+    });
+    await app.register(cookie);
+    app.decorateRequest('consoleSession', null);
+    app.addHook('onSend', securityHeaders);
+
+    await app.register(
+      async (api) => {
+        api.addHook('onRequest', async (request) => checkOrigin(request));
+        api.addHook('onSend', async (_request, reply) => {
+          reply.header('cache-control', 'no-store');
+        });
+        await api.register(publicSessionRoutes(auth, deps.config));
+        await api.register(async (signed) => {
+          signed.decorateRequest('auth', null);
+          signed.addHook('onRequest', async (request) => {
+            await requireSession(request, auth, deps.config);
+            checkCsrf(request);
+          });
+          signed.addHook('preHandler', noOverageWithoutContract);
+          await signed.register(sessionRoutes(auth, deps.config));
+          await signed.register(accountRoutes(deps.quota));
+          await signed.register(keyRoutes(deps.store, now));
+          await signed.register(multipart, { throwFileSizeLimit: false });
+          await signed.register(batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }));
+          await signed.register(batchListRoutes(deps.store));
+          // the watch list needs a plan with one (403 below business), as in the API
+          await signed.register(watchRoutes(deps.watch));
+          await signed.register(webhookRoutes(deps.webhooks));
+        });
+      },
+      { prefix: '/api' },
+    );
+    await app.register(consoleStatic(deps.webDir ?? DEFAULT_WEB_DIR));
+  };
+}

@@ -1,0 +1,232 @@
+// The console driven in real headless Chromium, as a new user would: sign up, a wrong password,
+// issue a key (shown once) and use it against POST /verify, revoke it, drop a CSV and watch the
+// progress bar reach done, switch the language; on a desktop and a phone-sized viewport.
+// Screenshots land in test-artifacts/console/ (gitignored).
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { checkDigitOf } from '../src/domain/bizno.ts';
+import { DESKTOP, launchChromium, NO_CHROMIUM, PHONE, screenshot } from './helpers/browser.ts';
+import { PASSWORD } from './helpers/console.ts';
+import { call, startTestServer, type TestServer } from './helpers/server.ts';
+import { PG_URL, type StoreKind } from './helpers/stores.ts';
+
+/** A customer list big enough for several chunks: numbers with valid check digits, names, addresses. */
+function customerCsv(rows: number): string {
+  const lines = ['사업자등록번호,상호,주소', '124-81-00998,(주)테스트상사,서울특별시 강남구 테헤란로 152', '333-33-33336,폐업상회,서울 강남구 테헤란로 152'];
+  for (let i = 0; i < rows - 2; i++) {
+    const nine = String(220_810_000 + i * 7).padStart(9, '0');
+    lines.push(`${nine}${checkDigitOf(nine)},상점${i},서울특별시 중구 세종대로 110`);
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+function watchErrors(page: Page, errors: string[]): void {
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  page.on('console', (m) => {
+    // the first GET /console/api/session of a signed-out page answers 401 by design
+    if (m.type() === 'error' && !/status of 401/.test(m.text())) errors.push(`console: ${m.text()}`);
+  });
+}
+
+async function newPage(browser: Browser, srv: TestServer, viewport: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page }> {
+  const ctx = await browser.newContext({ viewport, locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
+  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
+  const page = await ctx.newPage();
+  page.setDefaultTimeout(30_000);
+  return { ctx, page };
+}
+
+async function noSideways(page: Page): Promise<void> {
+  // expressions run in the page (this file is type-checked without the DOM library)
+  const { scroll, width } = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })')) as { scroll: number; width: number };
+  assert.ok(scroll <= width, `the page scrolls sideways: ${scroll} > ${width}`);
+}
+
+function browserSuite(kind: StoreKind): void {
+  let srv: TestServer;
+  let browser: Browser;
+  const errors: string[] = [];
+  const who = `browser-${kind}-${Date.now()}@example.com`;
+  let fullKey = '';
+
+  before(async () => {
+    // the pages under test are the current sources, not whatever an earlier install built
+    execFileSync(process.execPath, [path.resolve(import.meta.dirname, '../scripts/build-console.ts')], { stdio: 'ignore', timeout: 120_000 });
+    srv = await startTestServer(kind, { BATCH_CHUNK_ROWS: '10', CONSOLE_SIGNUPS_PER_IP_HOUR: '1000' });
+    browser = await launchChromium();
+  });
+  after(async () => {
+    await browser?.close();
+    await srv?.close();
+  });
+
+  test('desktop: sign up, wrong password, key once, bulk upload to done, language switch', async () => {
+    const { ctx, page } = await newPage(browser, srv, DESKTOP);
+    watchErrors(page, errors);
+    try {
+      await page.goto(`${srv.url}/console/`);
+      await page.getByRole('heading', { name: '로그인' }).waitFor();
+      assert.equal(await page.getAttribute('html', 'lang'), 'ko');
+      await screenshot(page, `${kind}-desktop-1-signin`);
+
+      // sign up: a new account on the free plan
+      await page.getByRole('button', { name: /가입하기/ }).click();
+      await page.getByLabel('이메일').fill(who);
+      await page.getByLabel('비밀번호').fill(PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await page.getByTestId('plan').waitFor();
+      assert.equal(await page.getByTestId('plan').textContent(), 'free');
+      assert.equal(await page.getByTestId('quota-remaining').textContent(), '100');
+      assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is httpOnly');
+      await screenshot(page, `${kind}-desktop-2-overview`);
+
+      // sign out, then a wrong password, then the right one
+      await page.getByRole('button', { name: '로그아웃' }).click();
+      await page.getByLabel('이메일').fill(who);
+      await page.getByLabel('비밀번호').fill('not my password');
+      await page.locator('form button[type=submit]').click();
+      await page.getByRole('alert').filter({ hasText: '이메일 또는 비밀번호가 맞지 않습니다' }).waitFor();
+      await screenshot(page, `${kind}-desktop-3-wrong-password`);
+      await page.getByLabel('비밀번호').fill(PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await page.getByTestId('plan').waitFor();
+
+      // the API needs business: the operator sets it (CLI or store)
+      const login = await srv.store.console.findLogin(who);
+      await srv.store.setPlan(login!.account.id, 'business');
+
+      // issue a key: shown once, copied, then gone
+      await page.getByRole('link', { name: 'API 키' }).click();
+      await page.getByRole('button', { name: '새 API 키 발급' }).click();
+      const dialog = page.getByRole('dialog', { name: '새 API 키' });
+      await dialog.waitFor();
+      fullKey = await dialog.getByLabel('전체 API 키').inputValue();
+      assert.match(fullKey, /^bzk_[0-9A-Za-z]{8}_[0-9A-Za-z]{40}$/);
+      assert.ok(await dialog.getByText('한 번만 표시됩니다').isVisible());
+      assert.ok(await dialog.getByText('서버 측 코드에서만').isVisible());
+      await dialog.getByRole('button', { name: '복사' }).click();
+      await dialog.getByText('복사했습니다').waitFor();
+      assert.equal(await page.evaluate('navigator.clipboard.readText()'), fullKey);
+      await screenshot(page, `${kind}-desktop-4-key-once`);
+      await dialog.getByRole('button', { name: /닫기/ }).click();
+      await dialog.waitFor({ state: 'hidden' });
+
+      // the key works from server-side code
+      const verified = await call(srv.url, 'POST', '/verify', { key: fullKey, body: { b_no: '1248100998' } });
+      assert.equal(verified.status, 200);
+      assert.equal(verified.body.biz_status, 'active');
+
+      // after a reload only the prefix is there, and the browser holds the key nowhere
+      await page.reload();
+      const prefix = fullKey.slice(0, 12);
+      await page.locator(`tr[data-prefix="${prefix}"]`).waitFor();
+      const held = String(await page.evaluate('document.documentElement.outerHTML + JSON.stringify(localStorage) + JSON.stringify(sessionStorage) + document.cookie'));
+      assert.ok(!held.includes(fullKey.slice(13)), 'the secret part is not in the page or storage');
+      await page.getByRole('button', { name: `폐기 ${prefix}` }).waitFor();
+      await screenshot(page, `${kind}-desktop-5-keys`);
+
+      // revoke, with confirmation (Esc cancels first)
+      await page.getByRole('button', { name: `폐기 ${prefix}` }).click();
+      const confirm = page.getByRole('dialog', { name: 'API 키 폐기' });
+      await confirm.waitFor();
+      await page.keyboard.press('Escape');
+      await confirm.waitFor({ state: 'hidden' });
+      await page.getByRole('button', { name: `폐기 ${prefix}` }).click();
+      await confirm.getByRole('button', { name: '폐기하기' }).click();
+      await page.getByRole('status').filter({ hasText: '폐기했습니다' }).waitFor();
+      assert.equal((await call(srv.url, 'POST', '/verify', { key: fullKey, body: { b_no: '1248100998' } })).status, 401);
+
+      // bulk: drop a CSV, the bar reaches done, the preview has grades and reasons
+      await page.getByRole('link', { name: '대량 검증' }).click();
+      await page.getByTestId('dropzone').waitFor();
+      // a real drag and drop: a DataTransfer holding the file, dropped on the zone (page context;
+      // this file is type-checked without the DOM library, hence the untyped global)
+      await page.getByTestId('dropzone').evaluate((zone, csv) => {
+        const w = globalThis as any;
+        const dt = new w.DataTransfer();
+        dt.items.add(new w.File([csv], 'customers.csv', { type: 'text/csv' }));
+        zone.dispatchEvent(new w.DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+        zone.dispatchEvent(new w.DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+      }, customerCsv(120));
+      await page.getByText('선택한 파일: customers.csv').waitFor();
+      await page.getByRole('button', { name: '업로드하고 검증 시작' }).click();
+      const bar = page.getByRole('progressbar');
+      await bar.waitFor();
+      assert.match(page.url(), /\/console\/bulk\/job_/);
+      await page.getByTestId('job-status').filter({ hasText: '완료' }).waitFor({ timeout: 90_000 });
+      assert.equal(await bar.getAttribute('aria-valuenow'), '100');
+      const preview = page.getByTestId('preview');
+      await preview.waitFor();
+      assert.equal(await preview.locator('tbody tr').count(), 20);
+      const closedRow = preview.locator('tbody tr').nth(1);
+      assert.match((await closedRow.textContent()) ?? '', /폐업자/);
+      assert.match((await closedRow.locator('.grade').getAttribute('class')) ?? '', /grade-[DE]/);
+      assert.match((await closedRow.locator('.reasons').textContent()) ?? '', /\[closed \+\d/);
+      const csvHref = await page.getByRole('link', { name: 'CSV', exact: true }).getAttribute('href');
+      const download = await ctx.request.get(`${srv.url}${csvHref}`);
+      assert.equal(download.status(), 200);
+      assert.match(await download.text(), /폐업상회/);
+      await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).waitFor();
+      await screenshot(page, `${kind}-desktop-6-bulk-done`);
+
+      // English, kept across a reload
+      await page.getByRole('link', { name: '계정과 사용량' }).click();
+      await page.getByRole('button', { name: 'English' }).click();
+      await page.getByRole('heading', { name: 'Account & usage' }).waitFor();
+      await page.reload();
+      await page.getByRole('heading', { name: 'Account & usage' }).waitFor();
+      assert.equal(await page.getAttribute('html', 'lang'), 'en');
+      await screenshot(page, `${kind}-desktop-7-english`);
+      await page.getByRole('button', { name: '한국어' }).click();
+      await page.getByRole('heading', { name: '계정과 사용량' }).waitFor();
+    } finally {
+      await ctx.close();
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('phone (390×844): signed in by keyboard alone, every screen fits the width', async () => {
+    const { ctx, page } = await newPage(browser, srv, PHONE);
+    watchErrors(page, errors);
+    try {
+      await page.goto(`${srv.url}/console/`);
+      await page.getByRole('heading', { name: '로그인' }).waitFor();
+      await noSideways(page);
+      await screenshot(page, `${kind}-phone-1-signin`);
+      await page.getByLabel('이메일').focus();
+      await page.keyboard.type(who);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(PASSWORD);
+      await page.keyboard.press('Enter');
+      await page.getByTestId('plan').waitFor();
+      await noSideways(page);
+      await screenshot(page, `${kind}-phone-2-overview`);
+      await page.getByRole('link', { name: 'API 키' }).click();
+      await page.getByRole('heading', { name: 'API 키' }).waitFor();
+      await page.getByRole('button', { name: '새 API 키 발급' }).click();
+      await page.getByRole('dialog', { name: '새 API 키' }).waitFor();
+      await screenshot(page, `${kind}-phone-3-key-once`);
+      await page.keyboard.press('Escape');
+      await page.locator('tr[data-prefix]').first().waitFor();
+      await noSideways(page);
+      await screenshot(page, `${kind}-phone-4-keys`);
+      await page.getByRole('link', { name: '대량 검증' }).click();
+      await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).click();
+      await page.getByTestId('job-status').filter({ hasText: '완료' }).waitFor();
+      await page.getByTestId('preview').waitFor();
+      await noSideways(page);
+      await screenshot(page, `${kind}-phone-5-bulk`, { viewport: true });
+      await page.getByTestId('preview').scrollIntoViewIfNeeded();
+      await screenshot(page, `${kind}-phone-6-preview`, { viewport: true });
+    } finally {
+      await ctx.close();
+    }
+    assert.deepEqual(errors, []);
+  });
+}
+
+describe('console in Chromium [sqlite]', { skip: NO_CHROMIUM }, () => browserSuite('sqlite'));
+describe('console in Chromium [postgres]', { skip: NO_CHROMIUM || (PG_URL ? false : 'TEST_DATABASE_URL not set') }, () => browserSuite('postgres'));

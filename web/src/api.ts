@@ -1,0 +1,130 @@
+// The console's only way to the server: same-origin fetch with the session cookie (httpOnly: this
+// code never sees it) and the session's CSRF token, kept in memory only. No API key is ever held
+// here: the full key of a new one is shown once and dropped.
+export const API_BASE = '/console/api';
+
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly detail: string;
+  readonly retryAfter: number | null;
+  constructor(status: number, code: string, detail: string, retryAfter: number | null) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.detail = detail;
+    this.retryAfter = retryAfter;
+  }
+}
+
+let csrf: string | null = null;
+let onSignedOut: () => void = () => {};
+
+export function setCsrfToken(token: string | null): void {
+  csrf = token;
+}
+
+/** Called when the server says the session is gone (expired, signed out elsewhere). */
+export function whenSignedOut(fn: () => void): void {
+  onSignedOut = fn;
+}
+
+async function toError(res: Response): Promise<ApiError> {
+  let code = 'http_error';
+  let detail = res.statusText;
+  try {
+    const body = (await res.json()) as { code?: string; detail?: string };
+    code = body.code ?? code;
+    detail = body.detail ?? detail;
+  } catch {
+    /* not problem+json */
+  }
+  const retry = Number(res.headers.get('retry-after'));
+  return new ApiError(res.status, code, detail, Number.isFinite(retry) && retry > 0 ? retry : null);
+}
+
+export async function api<T>(method: string, path: string, body?: unknown, opts: { query?: Record<string, string> } = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json' };
+  if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
+  let payload: BodyInit | undefined;
+  if (body instanceof FormData) payload = body;
+  else if (body !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body);
+  }
+  const qs = opts.query ? `?${new URLSearchParams(opts.query)}` : '';
+  let res: Response;
+  try {
+    res = await fetch(`${API_BASE}${path}${qs}`, { method, headers, body: payload, credentials: 'same-origin', cache: 'no-store' });
+  } catch {
+    throw new ApiError(0, 'network', 'network error', null);
+  }
+  if (!res.ok) {
+    const err = await toError(res);
+    if (err.code === 'not_signed_in') onSignedOut();
+    throw err;
+  }
+  if (res.status === 204) return undefined as T;
+  return (await res.json()) as T;
+}
+
+// ---- the shapes the console reads ----
+
+export interface SessionInfo {
+  account: { id: string; email: string; plan: string; created_at: string };
+  csrf_token: string;
+  expires_at: string;
+}
+
+export interface AccountInfo {
+  account_id: string;
+  email: string;
+  plan: string;
+  features: { api: boolean; console_batch: boolean; watch: boolean; history: boolean; watch_interval_hours: number | null };
+  quota: { limit: number; used: number; remaining: number; overage: number; custom_limit: boolean; resets_at: string };
+  created_at: string;
+}
+
+export interface KeyInfo {
+  prefix: string;
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+export interface VerificationResult {
+  b_no?: string;
+  biz_status?: string;
+  bounce_prob?: number | null;
+  grade?: string | null;
+  action?: string | null;
+  reasons?: string[];
+}
+
+export interface JobStatus {
+  job_id: string;
+  status: 'queued' | 'processing' | 'done' | 'failed';
+  total: number;
+  processed: number;
+  progress: number;
+  failure_reason: string | null;
+  charged: number;
+  overage: number;
+  refunded: number;
+  counts: { biz_status: Record<string, number>; grade: Record<string, number> };
+  file: { name: string | null; kind: string; number_column: string; name_column: string | null; address_column: string | null };
+  created_at: string;
+  finished_at: string | null;
+  preview: { row_id: number; input: Record<string, string>; result: VerificationResult | null }[];
+}
+
+export interface JobListItem {
+  job_id: string;
+  status: JobStatus['status'];
+  total: number;
+  processed: number;
+  progress: number;
+  file_name: string | null;
+  created_at: string;
+  finished_at: string | null;
+}

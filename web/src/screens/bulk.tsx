@@ -1,0 +1,276 @@
+// Bulk verification: drop a file, watch the job's progress bar (polled once a second, as the
+// API recommends), read the preview, download everything, and find past jobs.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, API_BASE, type AccountInfo, type JobListItem, type JobStatus } from '../api.ts';
+import { ErrorLine, errorText } from '../components.tsx';
+import { formatBytes, formatDate, formatNumber, formatPercent } from '../format.ts';
+import { useI18n } from '../i18n.ts';
+import { BASE, linkHandler, navigate } from '../router.ts';
+import { GradeBadge, PreviewTable } from './bulk-table.tsx';
+
+const POLL_MS = 1000;
+const PREVIEW_ROWS = 20;
+const PAGE = 10;
+
+function UploadPanel(props: { canPay: boolean }) {
+  const { t } = useI18n();
+  const [file, setFile] = useState<File | null>(null);
+  const [over, setOver] = useState(false);
+  const [offline, setOffline] = useState(false);
+  const [paid, setPaid] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const upload = async (e: Event) => {
+    e.preventDefault();
+    if (!file) return;
+    setBusy(true);
+    setError(null);
+    const form = new FormData();
+    form.append('file', file, file.name);
+    try {
+      const job = await api<{ job_id: string }>('POST', '/batch', form, { query: { offline: String(offline), paid: String(paid && props.canPay) } });
+      navigate(`/bulk/${encodeURIComponent(job.job_id)}`);
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card upload" onSubmit={(e) => void upload(e)}>
+      <div
+        class={`dropzone${over ? ' over' : ''}`}
+        data-testid="dropzone"
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setOver(false);
+          const dropped = e.dataTransfer?.files[0];
+          if (dropped) setFile(dropped);
+        }}
+      >
+        <p>{t('bulk.drop')}</p>
+        <input
+          id="bulk-file"
+          class="visually-hidden"
+          type="file"
+          accept=".csv,.tsv,.txt,.xlsx,.json,.ndjson,text/csv,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+          onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+        />
+        <label for="bulk-file" class="button secondary">
+          {t('bulk.choose')}
+        </label>
+        <p class="chosen" aria-live="polite">
+          {file ? t('bulk.chosen', { name: file.name, size: formatBytes(file.size) }) : ''}
+        </p>
+      </div>
+      <label class="check">
+        <input type="checkbox" checked={offline} onChange={(e) => setOffline(e.currentTarget.checked)} /> {t('bulk.offline')}
+      </label>
+      {props.canPay && (
+        <label class="check">
+          <input type="checkbox" checked={paid} onChange={(e) => setPaid(e.currentTarget.checked)} /> {t('bulk.paid')}
+        </label>
+      )}
+      <ErrorLine error={error} />
+      <button type="submit" class="primary" disabled={!file || busy}>
+        {busy ? t('bulk.uploading') : t('bulk.upload')}
+      </button>
+    </form>
+  );
+}
+
+function ProgressBar(props: { job: JobStatus }) {
+  const { t, lang } = useI18n();
+  const { job } = props;
+  const pct = formatPercent(lang, job.progress);
+  return (
+    <div class="progress-block">
+      <div class="progress-head">
+        <span id="job-progress-label">{t('bulk.progress')}</span>
+        <span class={`status status-${job.status}`} data-testid="job-status">
+          {t(`bulk.status.${job.status}`)}
+        </span>
+      </div>
+      <div
+        class={`progress ${job.status}`}
+        role="progressbar"
+        aria-labelledby="job-progress-label"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Math.round(job.progress * 100)}
+        aria-valuetext={pct}
+        data-testid="progress"
+      >
+        <div class="progress-fill" style={{ width: `${(job.progress * 100).toFixed(1)}%` }} />
+      </div>
+      <p class="muted" aria-live="polite">
+        {t('bulk.progressText', { processed: formatNumber(lang, job.processed), total: formatNumber(lang, job.total), pct })}
+      </p>
+    </div>
+  );
+}
+
+function JobView(props: { jobId: string; onChange: () => void }) {
+  const { t, lang } = useI18n();
+  const [job, setJob] = useState<JobStatus | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const onChange = useRef(props.onChange);
+  onChange.current = props.onChange;
+
+  useEffect(() => {
+    let stopped = false;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let lastStatus = '';
+    setJob(null);
+    setError(null);
+    const poll = async () => {
+      try {
+        const j = await api<JobStatus>('GET', `/batch/${encodeURIComponent(props.jobId)}`, undefined, { query: { preview: String(PREVIEW_ROWS) } });
+        if (stopped) return;
+        setJob(j);
+        if (j.status !== lastStatus) onChange.current();
+        lastStatus = j.status;
+        if (j.status === 'done' || j.status === 'failed') return;
+      } catch (err) {
+        if (stopped) return;
+        setError(errorText(t, err));
+      }
+      timer = setTimeout(() => void poll(), POLL_MS);
+    };
+    void poll();
+    return () => {
+      stopped = true;
+      clearTimeout(timer);
+    };
+  }, [props.jobId]);
+
+  return (
+    <section class="card job" aria-labelledby="job-title">
+      <h2 id="job-title">
+        {job?.file.name ?? t('bulk.job', { id: props.jobId })}
+      </h2>
+      <ErrorLine error={error} />
+      {job && (
+        <>
+          <ProgressBar job={job} />
+          {job.status === 'failed' && <p class="error">{t('bulk.failed', { reason: job.failure_reason ?? '' })}</p>}
+          <p class="muted">{t('bulk.charged', { charged: formatNumber(lang, job.charged), overage: formatNumber(lang, job.overage), refunded: formatNumber(lang, job.refunded) })}</p>
+          <ul class="grade-counts" aria-label={t('bulk.grade')}>
+            {['A', 'B', 'C', 'D', 'E'].map((g) => (
+              <li key={g}>
+                <GradeBadge grade={g} /> {formatNumber(lang, job.counts.grade[g] ?? 0)}
+              </li>
+            ))}
+          </ul>
+          {job.status === 'done' && (
+            <p class="downloads">
+              <span>{t('bulk.download')}:</span>
+              {(['csv', 'xlsx', 'json'] as const).map((f) => (
+                <a key={f} class="button secondary small" href={`${API_BASE}/batch/${encodeURIComponent(job.job_id)}/results?format=${f}`} download>
+                  {f.toUpperCase()}
+                </a>
+              ))}
+            </p>
+          )}
+          {job.preview.length > 0 && <PreviewTable job={job} />}
+        </>
+      )}
+      {!job && !error && <p class="loading">{t('app.loading')}</p>}
+      <p>
+        <a href={`${BASE}/bulk`} onClick={linkHandler('/bulk')}>
+          {t('bulk.new')}
+        </a>
+      </p>
+    </section>
+  );
+}
+
+function JobList(props: { refresh: number; current: string | null }) {
+  const { t, lang } = useI18n();
+  const [jobs, setJobs] = useState<JobListItem[] | null>(null);
+  const [next, setNext] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  const load = async (before: string | null) => {
+    try {
+      const page = await api<{ jobs: JobListItem[]; next_before: string | null }>('GET', '/batch', undefined, {
+        query: before ? { limit: String(PAGE), before } : { limit: String(PAGE) },
+      });
+      setJobs((prev) => (before && prev ? [...prev, ...page.jobs] : page.jobs));
+      setNext(page.next_before);
+    } catch (err) {
+      setError(errorText(t, err));
+    }
+  };
+  useEffect(() => {
+    void load(null);
+  }, [props.refresh]);
+
+  return (
+    <section class="card" aria-labelledby="jobs-title">
+      <h2 id="jobs-title">{t('bulk.history')}</h2>
+      <ErrorLine error={error} />
+      {jobs?.length === 0 && <p class="muted">{t('bulk.noJobs')}</p>}
+      {jobs && jobs.length > 0 && (
+        <div class="table-wrap">
+          <table class="jobs responsive" data-testid="jobs">
+            <thead>
+              <tr>
+                <th scope="col">{t('bulk.file')}</th>
+                <th scope="col">{t('bulk.created')}</th>
+                <th scope="col">{t('bulk.rows')}</th>
+                <th scope="col">{t('keys.status')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {jobs.map((j) => (
+                <tr key={j.job_id} aria-current={j.job_id === props.current ? 'true' : undefined}>
+                  <td data-label={t('bulk.file')}>
+                    <a href={`${BASE}/bulk/${encodeURIComponent(j.job_id)}`} onClick={linkHandler(`/bulk/${encodeURIComponent(j.job_id)}`)}>
+                      {j.file_name ?? j.job_id}
+                    </a>
+                  </td>
+                  <td data-label={t('bulk.created')}>{formatDate(lang, j.created_at)}</td>
+                  <td data-label={t('bulk.rows')}>{formatNumber(lang, j.total)}</td>
+                  <td data-label={t('keys.status')}>
+                    {t(`bulk.status.${j.status}`)}
+                    {j.status === 'processing' ? ` ${formatPercent(lang, j.progress, 0)}` : ''}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      {next && (
+        <button type="button" class="secondary" onClick={() => void load(next)}>
+          {t('bulk.more')}
+        </button>
+      )}
+    </section>
+  );
+}
+
+export function BulkScreen(props: { jobId: string | null }) {
+  const { t } = useI18n();
+  const [account, setAccount] = useState<AccountInfo | null>(null);
+  const [refresh, setRefresh] = useState(0);
+  useEffect(() => {
+    api<AccountInfo>('GET', '/account').then(setAccount, () => {});
+  }, []);
+  return (
+    <section aria-labelledby="bulk-title">
+      <h1 id="bulk-title">{t('bulk.title')}</h1>
+      <p class="lead">{t('bulk.lead')}</p>
+      {props.jobId ? <JobView jobId={props.jobId} onChange={() => setRefresh((n) => n + 1)} /> : <UploadPanel canPay={account?.features.api ?? false} />}
+      <JobList refresh={refresh} current={props.jobId} />
+    </section>
+  );
+}

@@ -247,6 +247,26 @@ describeEachStore('watch list', (kind) => {
     assert.equal((await call(srv.url, 'GET', `/watch/${w.watch_id}`, { key })).status, 200);
   });
 
+  test('a full watch list refuses another entry with 403 watch_limit and charges nothing', { skip: kind === 'postgres' ? 'filling 10,000 entries is the same on both stores; once is enough' : false }, async () => {
+    const { accountId, apiKey } = await srv.account('business');
+    const at = new Date(clock).toISOString();
+    for (let i = 0; i < 10_000; i++) {
+      const bno = String(200_000_000 + i);
+      await srv.store.watches.create({ id: `wch_fill${i}`, accountId, bno: bno + checkDigitOf(bno), name: null, address: null, state: null, lastCheckedAt: null, nextCheckAt: at, failures: 0, createdAt: at }, false);
+    }
+    const usedBefore = await used(apiKey);
+    const res = await call(srv.url, 'POST', '/watch', { key: apiKey, body: { biz_no: valid(500) } });
+    assert.equal(res.status, 403);
+    assert.equal(res.body.code, 'watch_limit');
+    assert.equal(res.body.limit, 10_000);
+    assert.equal(await used(apiKey), usedBefore);
+    // an entry already on the list is still returned
+    const first = String(200_000_000);
+    assert.equal((await call(srv.url, 'POST', '/watch', { key: apiKey, body: { biz_no: first + checkDigitOf(first) } })).status, 200);
+    await srv.store.watches.remove(accountId, 'wch_fill0');
+    assert.equal((await call(srv.url, 'POST', '/watch', { key: apiKey, body: { biz_no: valid(500) } })).status, 201);
+  });
+
   test('plans below business get 403 and no key gets 401 on every watch and webhook route', async () => {
     const pro = (await srv.account('pro')).apiKey;
     const routes = [['POST', '/watch'], ['GET', '/watch'], ['GET', '/watch/wch_x'], ['DELETE', '/watch/wch_x'], ['GET', '/watch/wch_x/history'], ['PUT', '/webhook'], ['GET', '/webhook'], ['DELETE', '/webhook'], ['POST', '/webhook/test'], ['GET', '/webhook/deliveries']] as const;

@@ -5,6 +5,8 @@ import { Value } from 'typebox/value';
 import path from 'node:path';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const ROLES = ['all', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
 
 const Int = (min: number, max: number, dflt: number, description: string) =>
   Type.Integer({ minimum: min, maximum: max, default: dflt, description });
@@ -39,6 +41,13 @@ export const EnvSchema = Type.Object({
   BODY_LIMIT_BYTES: Int(1024, 1024 ** 3, 64 * 1024, 'largest JSON request body'),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: LOG_LEVELS.join(' | ') }),
   SHUTDOWN_GRACE_MS: Int(0, 120_000, 10_000, 'how long in-flight requests may finish on SIGTERM'),
+  BIZCHECK_ROLE: Type.Union(ROLES.map((r) => Type.Literal(r)), {
+    default: 'all',
+    description: 'all: API and background work; api: the HTTP API only; worker: batch chunks and refits, with only /healthz, /readyz, /metrics',
+  }),
+  NTS_MAX_CALLS_PER_SECOND: Int(0, 10_000, 0, 'NTS calls per second across every process on the database (0: no limit)'),
+  NTS_BREAKER_HALF_OPEN_SECONDS: Int(1, 600, 10, 'how long an open NTS circuit breaker waits before a trial call'),
+  METRICS_ENABLED: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true', description: 'serve /metrics (Prometheus text, no key)' }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -56,6 +65,11 @@ export interface Config {
   bodyLimitBytes: number;
   logLevel: Env['LOG_LEVEL'];
   shutdownGraceMs: number;
+  /** which parts this process runs; several processes of any roles may share one PostgreSQL */
+  role: Role;
+  /** NTS calls per second across all processes (0: unlimited), and the breaker's wait before a trial call */
+  upstream: { maxCallsPerSecond: number; breakerHalfOpenMs: number };
+  metrics: { enabled: boolean };
 }
 
 export class ConfigError extends Error {
@@ -110,5 +124,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
+    role: e.BIZCHECK_ROLE,
+    upstream: { maxCallsPerSecond: e.NTS_MAX_CALLS_PER_SECOND, breakerHalfOpenMs: e.NTS_BREAKER_HALF_OPEN_SECONDS * 1000 },
+    metrics: { enabled: e.METRICS_ENABLED === 'true' },
   };
 }

@@ -17,6 +17,9 @@ import { verifyRoutes } from './verify.ts';
 import { batchRoutes } from './batch.ts';
 import multipart from '@fastify/multipart';
 import type { BatchService } from '../batch/batch-service.ts';
+import { installHttpMetrics } from '../metrics/http.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { Role } from '../config.ts';
 
 export interface AppDeps {
   store: Store;
@@ -27,6 +30,10 @@ export interface AppDeps {
   bodyLimitBytes: number;
   log: FastifyBaseLogger;
   now?: () => Date;
+  /** request counts and the /metrics page; none = no metrics */
+  metrics?: Metrics;
+  /** reported by /readyz */
+  role?: Role;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -66,6 +73,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // TypeBox validates bodies as sent (no coercion: "b_no": 1248100998 is an error, not a guess)
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   installProblemHandlers(app);
+  if (deps.metrics) installHttpMetrics(app, deps.metrics);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -88,7 +96,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const quota = new Quota(deps.store, deps.now);
   const verify = new VerifyService(deps.status, quota, deps.assess, deps.now);
-  await app.register(healthRoutes(deps.store, deps.status));
+  await app.register(healthRoutes(deps.store, deps.status, { role: deps.role }));
   // the authenticated API: every route registered inside this scope needs a key and a plan with API access
   await app.register(async (api) => {
     installApiKeyAuth(api, deps.store);

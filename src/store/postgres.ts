@@ -9,6 +9,7 @@ import { PostgresAddressStore } from './addresses-postgres.ts';
 import type { BatchStore } from './batch-store.ts';
 import { PostgresBatchStore } from './batches-postgres.ts';
 import { loadMigrations } from './migrations.ts';
+import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 import { iso, toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 import {
@@ -89,6 +90,11 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.#pool.end();
+  }
+
+  async workQueue(): Promise<WorkQueue> {
+    const r = await this.#pool.query("SELECT state, count(*)::int AS n FROM batch_chunks WHERE state IN ('pending', 'leased') GROUP BY state");
+    return toWorkQueue(r.rows as Row[]);
   }
 
   /** Test helper: removes the schema this store was given. */

@@ -94,7 +94,7 @@ async function startProcess(name: string, role: Role, env: Record<string, string
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let err = '';
-  proc.stderr!.on('data', (d: Buffer) => {
+  proc.stderr.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-20_000);
   });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));

@@ -56,7 +56,7 @@ reliabilitySuite('two API and two worker processes on one PostgreSQL', { needsPo
 
     // no chunk was looked up twice: every number reached NTS exactly once, with no faults to retry
     const asked = new Map<string, number>();
-    for (const call_ of nts.received) for (const b of call_) asked.set(b, (asked.get(b) ?? 0) + 1);
+    for (const sent of nts.received) for (const b of sent) asked.set(b, (asked.get(b) ?? 0) + 1);
     for (const b of distinct) assert.equal(asked.get(b), 1, `${b} asked ${asked.get(b) ?? 0} times`);
 
     // rows committed, as the workers count them: all of them, once; the API processes commit none

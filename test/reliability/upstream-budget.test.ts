@@ -46,7 +46,7 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       );
       assert.deepEqual(statuses.flat(), Array.from({ length: streams * PER_STREAM }, () => 200), 'every lookup answered');
 
-      const arrivals = [...nts.arrivals].sort((a, b) => a - b);
+      const arrivals = nts.arrivals.toSorted((a, b) => a - b);
       const perSecond = new Map<number, number>();
       for (const a of arrivals) perSecond.set(Math.floor(a / 1000), (perSecond.get(Math.floor(a / 1000)) ?? 0) + 1);
       const busiest = Math.max(...perSecond.values());

@@ -52,8 +52,8 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       const killedAt: number[] = [];
       for (let k = 0; k < KILLS; k++) {
         // let it make progress since the last kill, then kill without warning
-        const before_ = (await db.store.batches.getJob(jobId))!.processed;
-        await eventually('progress before a kill', 400, 50, async () => ((await db.store.batches.getJob(jobId))!.processed >= before_ + 80 ? true : undefined));
+        const progress = (await db.store.batches.getJob(jobId))!.processed;
+        await eventually('progress before a kill', 400, 50, async () => ((await db.store.batches.getJob(jobId))!.processed >= progress + 80 ? true : undefined));
         await victim.kill();
         const at = (await db.store.batches.getJob(jobId))!.processed;
         killedAt.push(at);

@@ -64,6 +64,8 @@ export interface ServerProcess {
   proc: ChildProcess;
   /** the last 20 kB of its stderr, for failure messages */
   errors(): string;
+  /** the last 20 kB of its stdout and stderr together (JSON log lines) */
+  output(): string;
   alive(): boolean;
   /** SIGKILL, and wait for the exit */
   kill(): Promise<void>;
@@ -91,11 +93,16 @@ async function startProcess(name: string, role: Role, env: Record<string, string
   const port = await freePort();
   const proc = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', MAIN], {
     env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), BIZCHECK_ROLE: role },
-    stdio: ['ignore', 'ignore', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';
+  let out = '';
   proc.stderr.on('data', (d: Buffer) => {
     err = (err + d.toString()).slice(-20_000);
+    out = (out + d.toString()).slice(-20_000);
+  });
+  proc.stdout.on('data', (d: Buffer) => {
+    out = (out + d.toString()).slice(-20_000);
   });
   const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
   const alive = () => proc.exitCode === null && proc.signalCode === null;
@@ -109,6 +116,7 @@ async function startProcess(name: string, role: Role, env: Record<string, string
   const p: ServerProcess = {
     name, url: `http://127.0.0.1:${port}`, proc, alive,
     errors: () => err,
+    output: () => out,
     kill: () => signal('SIGKILL', 0),
     stop: () => signal('SIGTERM', 10_000),
   };

@@ -55,7 +55,7 @@ const fileBytes = fc.oneof(
 
 function multipart(bytes: Uint8Array, filename: string, field: string): FormData {
   const form = new FormData();
-  form.append(field, new Blob([bytes as Uint8Array<ArrayBuffer>]), filename);
+  form.append(field, new Blob([bytes]), filename);
   return form;
 }
 

@@ -17,6 +17,11 @@ const MAX_FILE_MB = 8;
 const PEAK_MB = 450;
 const HEAP_MB = 192;
 
+function assertProblem(res: Call, status: number, what: string): void {
+  assert.equal(res.status, status, `${what}: ${JSON.stringify(res.body).slice(0, 400)}`);
+  assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/, what);
+}
+
 reliabilitySuite('hostile files and bodies', {}, () => {
   let db: TestDb;
   const procs = new Processes();
@@ -37,11 +42,6 @@ reliabilitySuite('hostile files and bodies', {}, () => {
     await procs.stopAll();
     await db?.cleanup();
   });
-
-  function assertProblem(res: Call, status: number, what: string): void {
-    assert.equal(res.status, status, `${what}: ${JSON.stringify(res.body).slice(0, 400)}`);
-    assert.match(res.headers.get('content-type') ?? '', /^application\/problem\+json/, what);
-  }
 
   test('a file over BATCH_MAX_FILE_BYTES is 413, CSV or JSON', T, async () => {
     const big = Buffer.alloc((MAX_FILE_MB + 2) * 1024 * 1024, `${fixed}\n`);
@@ -77,9 +77,10 @@ reliabilitySuite('hostile files and bodies', {}, () => {
     assertProblem(await upload(server.url, key, { name: 'deep.ndjson', body: `{"b_no":"${fixed}"}\n{"b_no":${'{"a":'.repeat(100_000)}1${'}'.repeat(100_000)}}\n` }), 400, 'nested NDJSON line');
   });
 
+  const post = (body: string, type: string) =>
+    fetch(`${server.url}/batch`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': type }, body, signal: AbortSignal.timeout(10_000) });
+
   test('broken multipart bodies are 400, not 500', T, async () => {
-    const post = (body: string, type: string) =>
-      fetch(`${server.url}/batch`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': type }, body, signal: AbortSignal.timeout(10_000) });
     for (const [body, type] of [
       ['x', 'multipart/form-data'],
       ['\u0000', 'multipart/form-data; boundary=----b'],

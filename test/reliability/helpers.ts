@@ -17,6 +17,7 @@ import type { Store } from '../../src/store/store.ts';
 import { PG_URL } from '../helpers/stores.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
+const CLI = path.resolve(import.meta.dirname, '../../bin/bizcheck.js');
 export const RELIABILITY = process.env.BIZCHECK_RELIABILITY === '1';
 
 /** describe() that runs only in the reliability run, and (with needsPostgres) only with TEST_DATABASE_URL. */
@@ -77,8 +78,9 @@ export interface ServerProcess {
 export class Processes {
   readonly #all = new Set<ServerProcess>();
 
-  async start(name: string, role: Role, env: Record<string, string>): Promise<ServerProcess> {
-    const p = await startProcess(name, role, env);
+  /** `node src/main.ts` with BIZCHECK_ROLE, or (viaCli) `bizcheck serve --role …` */
+  async start(name: string, role: Role, env: Record<string, string>, opts: { viaCli?: boolean } = {}): Promise<ServerProcess> {
+    const p = await startProcess(name, role, env, opts.viaCli ?? false);
     this.#all.add(p);
     return p;
   }
@@ -89,10 +91,11 @@ export class Processes {
   }
 }
 
-async function startProcess(name: string, role: Role, env: Record<string, string>): Promise<ServerProcess> {
+async function startProcess(name: string, role: Role, env: Record<string, string>, viaCli: boolean): Promise<ServerProcess> {
   const port = await freePort();
-  const proc = spawn(process.execPath, ['--disable-warning=ExperimentalWarning', MAIN], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), BIZCHECK_ROLE: role },
+  const args = viaCli ? [CLI, 'serve', '--role', role] : ['--disable-warning=ExperimentalWarning', MAIN];
+  const proc = spawn(process.execPath, args, {
+    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', ...env, PORT: String(port), BIZCHECK_ROLE: viaCli ? '' : role },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let err = '';

@@ -51,6 +51,7 @@ reliabilitySuite('readiness and metrics', { needsPostgres: true }, () => {
   const procs = new Processes();
   let server: ServerProcess;
   let quiet: ServerProcess;
+  let worker: ServerProcess;
 
   before(async () => {
     db = await openTestDb('postgres');
@@ -61,6 +62,7 @@ reliabilitySuite('readiness and metrics', { needsPostgres: true }, () => {
     viaRelay.port = String(relay.port);
     server = await procs.start('api', 'all', { ...db.env, DATABASE_URL: viaRelay.toString() });
     quiet = await procs.start('no-metrics', 'api', { ...db.env, METRICS_ENABLED: 'false' });
+    worker = await procs.start('cli-worker', 'worker', db.env, { viaCli: true });
   });
   after(async () => {
     await procs.stopAll();
@@ -82,6 +84,18 @@ reliabilitySuite('readiness and metrics', { needsPostgres: true }, () => {
     assert.equal(await metric(server.url, 'bizcheck_batch_queue_chunks', { state: 'pending' }), 0);
     assert.equal(await metric(server.url, 'bizcheck_process_role', { role: 'all' }), 1);
     assert.equal((await fetch(`${quiet.url}/metrics`)).status, 404);
+  });
+
+  test('bizcheck serve --role worker: probes and metrics only, no API', T, async () => {
+    const ready = await call(worker.url, 'GET', '/readyz');
+    assert.equal(ready.status, 200);
+    assert.equal(ready.body.role, 'worker');
+    const { apiKey } = await createAccount(db.store, 'ops-worker@example.com', 'business');
+    for (const [method, path] of [['POST', '/verify'], ['GET', '/me'], ['POST', '/batch'], ['GET', '/docs']] as const) {
+      assert.equal((await call(worker.url, method, path, { key: apiKey })).status, 404, `${method} ${path}`);
+    }
+    assert.equal(await metric(worker.url, 'bizcheck_process_role', { role: 'worker' }), 1);
+    assert.equal((await call(quiet.url, 'GET', '/readyz')).body.role, 'api');
   });
 
   test('readiness is 503 while the database is unreachable and 200 again when it is back', T, async () => {

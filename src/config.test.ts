@@ -35,3 +35,17 @@ test('empty variables count as unset', () => {
   assert.equal(loadConfig({ PORT: '', NTS_SERVICE_KEY: '  ' }).port, 8080);
   assert.equal(loadConfig({ NTS_SERVICE_KEY: '' }).nts.serviceKey, undefined);
 });
+
+test('roles, the shared NTS budget and metrics: defaults, values and refusals', () => {
+  const d = loadConfig({});
+  assert.equal(d.role, 'all');
+  assert.deepEqual(d.upstream, { maxCallsPerSecond: 0, breakerHalfOpenMs: 10_000 });
+  assert.deepEqual(d.metrics, { enabled: true });
+  const c = loadConfig({ BIZCHECK_ROLE: 'worker', NTS_MAX_CALLS_PER_SECOND: '30', NTS_BREAKER_HALF_OPEN_SECONDS: '2', METRICS_ENABLED: 'false' });
+  assert.equal(c.role, 'worker');
+  assert.deepEqual(c.upstream, { maxCallsPerSecond: 30, breakerHalfOpenMs: 2000 });
+  assert.deepEqual(c.metrics, { enabled: false });
+  assert.throws(() => loadConfig({ BIZCHECK_ROLE: 'scheduler' }), /BIZCHECK_ROLE="scheduler"/);
+  assert.throws(() => loadConfig({ NTS_MAX_CALLS_PER_SECOND: '-1' }), /NTS_MAX_CALLS_PER_SECOND/);
+  assert.throws(() => loadConfig({ METRICS_ENABLED: 'yes' }), /METRICS_ENABLED="yes"/);
+});

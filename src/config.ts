@@ -5,6 +5,8 @@ import { Value } from 'typebox/value';
 import path from 'node:path';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export const ROLES = ['all', 'api', 'worker'] as const;
+export type Role = (typeof ROLES)[number];
 
 const Flag = (description: string) => Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false', description });
 
@@ -23,7 +25,6 @@ export const EnvSchema = Type.Object({
   NTS_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.odcloud.kr', description: 'NTS status API base URL' }),
   NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call'),
   NTS_CONCURRENCY: Int(1, 100, 10, 'NTS calls in flight at once, per process'),
-  NTS_BREAKER_RESET_MS: Int(100, 600_000, 10_000, 'how long the NTS circuit breaker stays open before it lets a probe call through'),
   NTS_CACHE_TTL_SECONDS: Int(0, 30 * 86400, 12 * 3600, 'how long an NTS answer counts as fresh'),
   ADDRESS_DIRECTORY: Type.Union(['auto', 'sandbox', 'local', 'juso'].map((l) => Type.Literal(l)), {
     default: 'auto',
@@ -65,6 +66,13 @@ export const EnvSchema = Type.Object({
   CONSOLE_SIGNIN_MAX_FAILURES_PER_IP: Int(1, 100_000, 20, 'failed console sign-ins per client IP within the window before 429'),
   CONSOLE_SIGNIN_WINDOW_SECONDS: Int(10, 86_400, 900, 'the sign-in rate-limit window'),
   CONSOLE_SIGNUPS_PER_IP_HOUR: Int(1, 100_000, 10, 'console accounts one client IP may create in an hour'),
+  BIZCHECK_ROLE: Type.Union(ROLES.map((r) => Type.Literal(r)), {
+    default: 'all',
+    description: 'all: API and background work; api: the HTTP API only; worker: batch chunks and refits, with only /healthz, /readyz, /metrics',
+  }),
+  NTS_MAX_CALLS_PER_SECOND: Int(0, 10_000, 0, 'NTS calls per second across every process on the database (0: no limit)'),
+  NTS_BREAKER_HALF_OPEN_SECONDS: Int(1, 600, 10, 'how long an open NTS circuit breaker waits before a trial call'),
+  METRICS_ENABLED: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true', description: 'serve /metrics (Prometheus text, no key)' }),
 });
 
 export type Env = Static<typeof EnvSchema>;
@@ -74,7 +82,7 @@ export interface Config {
   host: string;
   dataDir: string;
   store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
-  nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number; breakerResetMs: number };
+  nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number };
   authCacheTtlMs: number;
   addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string };
   model: { refitMinLabels: number; refitCheckMs: number };
@@ -86,6 +94,11 @@ export interface Config {
   shutdownGraceMs: number;
   trustProxy: boolean;
   console: ConsoleConfig;
+  /** which parts this process runs; several processes of any roles may share one PostgreSQL */
+  role: Role;
+  /** NTS calls per second across all processes (0: unlimited), and the breaker's wait before a trial call */
+  upstream: { maxCallsPerSecond: number; breakerHalfOpenMs: number };
+  metrics: { enabled: boolean };
 }
 
 export interface ConsoleConfig {
@@ -134,7 +147,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.NTS_TIMEOUT_MS,
       concurrency: e.NTS_CONCURRENCY,
       cacheTtlSeconds: e.NTS_CACHE_TTL_SECONDS,
-      breakerResetMs: e.NTS_BREAKER_RESET_MS,
     },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
     addresses: { directory: e.ADDRESS_DIRECTORY, jusoKey: e.JUSO_CONFM_KEY, jusoBaseUrl: e.JUSO_BASE_URL.replace(/\/+$/, '') },
@@ -165,5 +177,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signin: { maxFailures: e.CONSOLE_SIGNIN_MAX_FAILURES, maxFailuresPerIp: e.CONSOLE_SIGNIN_MAX_FAILURES_PER_IP, windowMs: e.CONSOLE_SIGNIN_WINDOW_SECONDS * 1000 },
       signupsPerIpHour: e.CONSOLE_SIGNUPS_PER_IP_HOUR,
     },
+    role: e.BIZCHECK_ROLE,
+    upstream: { maxCallsPerSecond: e.NTS_MAX_CALLS_PER_SECOND, breakerHalfOpenMs: e.NTS_BREAKER_HALF_OPEN_SECONDS * 1000 },
+    metrics: { enabled: e.METRICS_ENABLED === 'true' },
   };
 }

@@ -1,8 +1,10 @@
-// `npm start`: the API (and, as they land, the worker and scheduler) in one process.
+// `npm start`: the API (and, as they land, the worker and scheduler) in one process; with
+// BIZCHECK_ROLE (or `bizcheck serve --role api|worker`) only a part of it, so several processes
+// can share one PostgreSQL.
 import { ConfigError, loadConfig } from './config.ts';
 import { startServer } from './start/server.ts';
 
-async function main(): Promise<void> {
+export async function main(): Promise<void> {
   let config;
   try {
     config = loadConfig();
@@ -15,9 +17,10 @@ async function main(): Promise<void> {
   }
   const server = await startServer(config);
   const log = server.app.log;
-  log.info({ url: server.url, store: server.store.kind, registry: config.nts.serviceKey ? 'nts' : 'sandbox' }, 'bizcheck listening');
+  log.info({ url: server.url, role: config.role, store: server.store.kind, registry: config.nts.serviceKey ? 'nts' : 'sandbox' }, 'bizcheck listening');
+  if (config.role === 'worker' && config.batch.workerConcurrency === 0) log.warn('BIZCHECK_ROLE=worker with BATCH_WORKER_CONCURRENCY=0: this process runs only model refits');
   if (!config.nts.serviceKey) log.info('no NTS_SERVICE_KEY: answering from the built-in sandbox registry (synthetic data, see src/registry/SANDBOX.md)');
-  if ((await server.store.countAccounts()) === 0) {
+  if (config.role !== 'worker' && (await server.store.countAccounts()) === 0) {
     process.stdout.write(
       [
         '',
@@ -45,7 +48,12 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => shutdown('SIGINT'));
 }
 
-main().catch((err: unknown) => {
-  process.stderr.write(`bizcheck: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-  process.exit(1);
-});
+export function startOrExit(): void {
+  main().catch((err: unknown) => {
+    process.stderr.write(`bizcheck: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  });
+}
+
+// run as `node src/main.ts`; `bizcheck serve` imports it and calls startOrExit itself
+if (import.meta.main) startOrExit();

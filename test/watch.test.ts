@@ -32,12 +32,12 @@ describeEachStore('watch list', (kind) => {
   /** the outage is over: errors off, and the breaker (real time) past its open period */
   const recover = async () => {
     nts.setOptions({ errorRate: 0 });
-    await new Promise((r) => setTimeout(r, 150));
+    await new Promise((r) => setTimeout(r, 1100));
   };
 
   before(async () => {
     nts = await startFakeNts({ serviceKey: 'k' });
-    srv = await startTestServer(kind, { NTS_SERVICE_KEY: 'k', NTS_BASE_URL: nts.url, NTS_TIMEOUT_MS: '300', NTS_BREAKER_RESET_MS: '100', NTS_CACHE_TTL_SECONDS: '43200', WATCH_POLL_SECONDS: '3600' }, { now: () => new Date(clock) });
+    srv = await startTestServer(kind, { NTS_SERVICE_KEY: 'k', NTS_BASE_URL: nts.url, NTS_TIMEOUT_MS: '300', NTS_BREAKER_HALF_OPEN_SECONDS: '1', NTS_CACHE_TTL_SECONDS: '43200', WATCH_POLL_SECONDS: '3600' }, { now: () => new Date(clock) });
     key = (await srv.account('business')).apiKey;
   });
   after(async () => {

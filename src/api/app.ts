@@ -24,6 +24,9 @@ import { webhookRoutes } from './webhook.ts';
 import type { ConsoleConfig } from '../config.ts';
 import { consolePlugin } from '../console/console-app.ts';
 import { batchListRoutes } from './batch-list.ts';
+import { installHttpMetrics } from '../metrics/http.ts';
+import type { Metrics } from '../metrics/metrics.ts';
+import type { Role } from '../config.ts';
 
 export interface AppDeps {
   store: Store;
@@ -40,6 +43,10 @@ export interface AppDeps {
   trustProxy?: boolean;
   /** the web console under /console; left out when absent */
   console?: { config: ConsoleConfig; webDir?: string };
+  /** request counts and the /metrics page; none = no metrics */
+  metrics?: Metrics;
+  /** reported by /readyz */
+  role?: Role;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -80,6 +87,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // TypeBox validates bodies as sent (no coercion: "b_no": 1248100998 is an error, not a guess)
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   installProblemHandlers(app);
+  if (deps.metrics) installHttpMetrics(app, deps.metrics);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -102,7 +110,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   const quota = new Quota(deps.store, deps.now);
   const verify = new VerifyService(deps.status, quota, deps.assess, deps.now);
-  await app.register(healthRoutes(deps.store, deps.status));
+  await app.register(healthRoutes(deps.store, deps.status, { role: deps.role }));
   // the authenticated API: every route registered inside this scope needs a key and a plan with API access
   await app.register(async (api) => {
     installApiKeyAuth(api, deps.store);

@@ -58,6 +58,18 @@ async function ownJob(store: Store, account: Account, jobId: string): Promise<Ba
   return job;
 }
 
+/**
+ * The multipart parser's own faults (no boundary, body ending before the first part) are plain
+ * errors without a status: the client's body is broken, so 400, not 500. The plugin's limit
+ * errors carry their status and pass through.
+ */
+function unreadableMultipart(err: unknown): never {
+  if (err instanceof Error && !('statusCode' in err)) {
+    throw new AppError('bad_request', `the multipart body could not be read (${err.message}): send the file in a part named "file"`);
+  }
+  throw err;
+}
+
 export function batchRoutes(deps: { store: Store; service: BatchService; maxFileBytes: number }): FastifyPluginAsyncTypebox {
   const { store, service } = deps;
   return async (app) => {
@@ -74,7 +86,7 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
       async (request, reply) => {
         const account = requireAccount(request);
         if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'send the file as multipart/form-data in a part named "file"');
-        const part = await request.file({ limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10, parts: 20 } });
+        const part = await request.file({ limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10, parts: 20 } }).catch(unreadableMultipart);
         if (!part) throw new AppError('bad_request', 'no file in the request: send it in a multipart part named "file"');
         if (part.fieldname !== 'file') throw new AppError('bad_request', `the file part must be named "file", not "${part.fieldname}"`);
         // the limit cuts the stream short (the parser drains the rest of the body, so the connection

@@ -3,7 +3,7 @@
 import { parseArgs } from 'node:util';
 import { createAccount, issueKey, parsePlan, revokeKey, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
 import { importAddressDb } from '../addresses/address-db-import.ts';
-import { ConfigError, loadConfig } from '../config.ts';
+import { ConfigError, loadConfig, ROLES, type Role } from '../config.ts';
 import { CliHttpError, runBatchCommand } from './batch-command.ts';
 import { AppError } from '../errors.ts';
 import { openStore } from '../store/open.ts';
@@ -21,6 +21,8 @@ const USAGE = `usage: bizcheck <command> [options]
                                             verify a file through a running server (BIZCHECK_URL,
                                             default http://127.0.0.1:8080; BIZCHECK_API_KEY or --key)
   addresses import DIR                      load the official 도로명주소 DB text files (CP949, *.txt) in DIR
+  serve [--role all|api|worker]             run the service (as npm start); api: the HTTP API only;
+                                            worker: batch work and refits, with /healthz /readyz /metrics
 
 The store is chosen like the server's: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded).`;
 
@@ -84,7 +86,17 @@ const COMMANDS: Record<string, Handler> = {
   },
 };
 
-async function run(argv: string[]): Promise<number> {
+/** `serve`: the process keeps running until a signal stops it (main.ts exits then). */
+async function serve(role: string | undefined): Promise<'serving'> {
+  if (role !== undefined && !ROLES.includes(role as Role)) throw new UsageError(`--role takes ${ROLES.join(', ')}`);
+  // the role goes through the environment so the configuration is read and checked in one place
+  if (role !== undefined) process.env.BIZCHECK_ROLE = role;
+  const { startOrExit } = await import('../main.ts');
+  startOrExit();
+  return 'serving';
+}
+
+async function run(argv: string[]): Promise<number | 'serving'> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
@@ -99,6 +111,7 @@ async function run(argv: string[]): Promise<number> {
       out: { type: 'string' },
       url: { type: 'string' },
       key: { type: 'string' },
+      role: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -115,6 +128,7 @@ async function run(argv: string[]): Promise<number> {
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   }
+  if (positionals[0] === 'serve' && !values.help) return serve(values.role);
   const name = positionals.slice(0, 2).join(' ');
   const handler = COMMANDS[name];
   if (values.help || !handler) {
@@ -132,7 +146,9 @@ async function run(argv: string[]): Promise<number> {
 }
 
 run(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => {
+    if (code !== 'serving') process.exit(code);
+  },
   (err: unknown) => {
     if (err instanceof UsageError || (err instanceof TypeError && 'code' in err && String(err.code).startsWith('ERR_PARSE_ARGS'))) {
       process.stderr.write(`bizcheck: ${err.message}\n\n${USAGE}\n`);

@@ -21,6 +21,8 @@ export interface WatchSchedulerOptions {
   leaseMs: number;
   /** events were queued: the deliverer in this process can start at once */
   onEvents?: () => void;
+  /** reports each round (metrics) */
+  onRound?: (r: RoundResult) => void;
   log?: Logger;
 }
 
@@ -60,6 +62,16 @@ export class WatchScheduler {
     const claimed = await store.watches.claimDue(started.toISOString(), this.#holder, new Date(started.getTime() + this.#o.leaseMs).toISOString(), this.#o.claimSize);
     const result: RoundResult = { claimed: claimed.length, checked: 0, changed: 0, postponed: 0, events: 0 };
     if (claimed.length === 0) return result;
+    try {
+      await this.#check(claimed, started, result);
+    } finally {
+      this.#o.onRound?.(result);
+    }
+    return result;
+  }
+
+  async #check(claimed: Watch[], started: Date, result: RoundResult): Promise<void> {
+    const { store, now } = this.#o;
     const accounts = new Map<string, Account | null>();
     for (const w of claimed) if (!accounts.has(w.accountId)) accounts.set(w.accountId, await store.getAccount(w.accountId));
 
@@ -104,6 +116,5 @@ export class WatchScheduler {
       result.events += events.length;
     }
     if (result.events > 0) this.#o.onEvents?.();
-    return result;
   }
 }

@@ -18,6 +18,9 @@ export interface FakeNtsOptions {
   malformedRate?: number;
   /** fraction of calls never answered (until the client gives up or close()) */
   timeoutRate?: number;
+  /** fraction of calls answered after `slowMs` more (drawn from a stream of its own: other draws keep their sequence) */
+  slowRate?: number;
+  slowMs?: number;
   /** when set, a missing or different serviceKey gets the gateway's -4 error */
   serviceKey?: string;
   maxPerCall?: number;
@@ -34,6 +37,8 @@ export interface FakeNts {
   readonly calls: number;
   /** b_no lists of well-formed requests, in arrival order */
   received: string[][];
+  /** Date.now() of every request to the status endpoint, in arrival order */
+  arrivals: number[];
   setOptions(partial: Partial<FakeNtsOptions>): void;
   close(): Promise<void>;
 }
@@ -54,8 +59,10 @@ async function readBody(req: IncomingMessage): Promise<string> {
 export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNts> {
   let opts: FakeNtsOptions = { ...initial };
   let random = seededRandom(opts.seed ?? 1);
+  let slowRandom = seededRandom((opts.seed ?? 1) + 1);
   let calls = 0;
   const received: string[][] = [];
+  const arrivals: number[] = [];
   const timers = new Set<NodeJS.Timeout>();
 
   const later = (ms: number, fn: () => void): void => {
@@ -69,6 +76,7 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
     if (url.pathname !== NTS_STATUS_PATH) return sendJson(res, 404, { status_code: 'NOT_FOUND' });
     if (req.method !== 'POST') return sendJson(res, 405, { status_code: 'METHOD_NOT_ALLOWED' });
     calls++;
+    arrivals.push(Date.now());
     const text = await readBody(req);
     // One draw per switch per call, always, so a seed gives the same sequence whatever the rates.
     const [rTimeout, rError, rMalformed] = [random(), random(), random()];
@@ -92,7 +100,8 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
     received.push([...bnos]);
 
     if (rTimeout < (opts.timeoutRate ?? 0)) return; // hold the socket open; close() destroys it
-    later(opts.latencyMs ?? 0, () => {
+    const slow = slowRandom() < (opts.slowRate ?? 0) ? (opts.slowMs ?? 0) : 0;
+    later((opts.latencyMs ?? 0) + slow, () => {
       if (res.destroyed) return;
       if (rError < (opts.errorRate ?? 0)) return sendJson(res, 500, { status_code: 'INTERNAL_ERROR' });
       if (rMalformed < (opts.malformedRate ?? 0)) {
@@ -131,9 +140,13 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
     port,
     get calls() { return calls; },
     received,
+    arrivals,
     setOptions(partial) {
       opts = { ...opts, ...partial };
-      if (partial.seed !== undefined) random = seededRandom(partial.seed);
+      if (partial.seed !== undefined) {
+        random = seededRandom(partial.seed);
+        slowRandom = seededRandom(partial.seed + 1);
+      }
     },
     async close() {
       for (const t of timers) clearTimeout(t);

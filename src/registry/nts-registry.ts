@@ -4,12 +4,23 @@
 import { Coalescer, type CoalescerOptions, type Settled } from './coalescer.ts';
 import { NtsHttpClient } from './nts-client.ts';
 import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from './resilience.ts';
-import type { NtsRecord, Registry, UpstreamError } from './types.ts';
+import type { UpstreamBudget } from './budget.ts';
+import { type NtsRecord, type Registry, UpstreamError, type UpstreamFault } from './types.ts';
+
+/** Told about every attempt sent to NTS and every breaker change (metrics implement it). */
+export interface UpstreamObserver {
+  attempt(outcome: 'ok' | UpstreamFault, seconds: number): void;
+  budgetWait(seconds: number): void;
+  breaker(state: BreakerState): void;
+}
 
 export interface NtsRegistryOptions extends ResilienceOptions, CoalescerOptions {
   serviceKey: string;
   baseUrl: string;
   fetch?: typeof fetch;
+  /** calls per second shared with other processes; none = no limit beyond `concurrency` */
+  budget?: UpstreamBudget;
+  observer?: UpstreamObserver;
 }
 
 /** A Registry that can also say, per number, why it was not answered, and how upstream is doing. */
@@ -27,7 +38,11 @@ export class NtsRegistry implements SettlingRegistry {
 
   constructor(opts: NtsRegistryOptions) {
     const client = new NtsHttpClient({ serviceKey: opts.serviceKey, baseUrl: opts.baseUrl, fetch: opts.fetch });
-    this.#call = resilient((bnos: string[], signal) => client.callOnce(bnos, signal), opts);
+    const observer = opts.observer;
+    const callOnce = observer ? observed(client, observer) : (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal);
+    const budget = opts.budget;
+    const beforeAttempt = budget && (observer ? async (s: AbortSignal) => timed(() => budget.take(s), (t) => observer.budgetWait(t)) : (s: AbortSignal) => budget.take(s));
+    this.#call = resilient(callOnce, opts, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
     this.#coalescer = new Coalescer((bnos) => this.#call(bnos, this.#shutdown.signal), opts);
   }
 
@@ -59,4 +74,26 @@ export class NtsRegistry implements SettlingRegistry {
     this.#coalescer.close();
     this.#shutdown.abort();
   }
+}
+
+/** Each attempt timed and classified; an attempt cut off by its timeout counts as a timeout. */
+function observed(client: NtsHttpClient, observer: UpstreamObserver) {
+  return async (bnos: string[], signal: AbortSignal): Promise<Map<string, NtsRecord>> => {
+    const started = performance.now();
+    try {
+      const out = await client.callOnce(bnos, signal);
+      observer.attempt('ok', (performance.now() - started) / 1000);
+      return out;
+    } catch (error) {
+      const fault = signal.aborted ? 'timeout' : error instanceof UpstreamError ? error.fault : 'network';
+      observer.attempt(fault, (performance.now() - started) / 1000);
+      throw error;
+    }
+  };
+}
+
+async function timed(fn: () => Promise<void>, report: (seconds: number) => void): Promise<void> {
+  const started = performance.now();
+  await fn();
+  report((performance.now() - started) / 1000);
 }

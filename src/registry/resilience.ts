@@ -46,6 +46,16 @@ export const RESILIENCE_DEFAULTS: Required<ResilienceOptions> = {
 
 export type BreakerState = 'closed' | 'open' | 'half_open';
 
+/** What the caller wants to hear about or add around each attempt (budget, metrics). */
+export interface ResilienceHooks {
+  /**
+   * Awaited before every attempt, retries included, outside the attempt's timeout: the shared
+   * upstream budget, which may make the call wait for its slot.
+   */
+  beforeAttempt?: (signal: AbortSignal) => Promise<void>;
+  onBreakerChange?: (state: BreakerState) => void;
+}
+
 export interface ResilientCall<A, R> {
   (arg: A, signal?: AbortSignal): Promise<R>;
   breakerState(): BreakerState;
@@ -67,6 +77,7 @@ function breakerCounts(error: unknown): boolean {
 export function resilient<A, R>(
   call: (arg: A, signal: AbortSignal) => Promise<R>,
   options: ResilienceOptions = {},
+  hooks: ResilienceHooks = {},
 ): ResilientCall<A, R> {
   const o = withDefaults(options);
 
@@ -87,8 +98,15 @@ export function resilient<A, R>(
 
   let openedAt = 0;
   breaker.onBreak(() => { openedAt = Date.now(); });
+  if (hooks.onBreakerChange) {
+    const tell = hooks.onBreakerChange;
+    breaker.onBreak(() => tell('open'));
+    breaker.onHalfOpen(() => tell('half_open'));
+    breaker.onReset(() => tell('closed'));
+  }
 
   const attempt = async (arg: A, outer: AbortSignal): Promise<R> => {
+    if (hooks.beforeAttempt) await budgetFor(hooks.beforeAttempt, outer);
     try {
       return await timeoutPolicy.execute(async ({ signal }) => {
         try {
@@ -137,6 +155,16 @@ export function resilient<A, R>(
     return 'open'; // Open, or Isolated (held open by hand)
   };
   return Object.assign(fn, { breakerState });
+}
+
+/** A budget that cannot be reached (its database is down) fails the call without blaming NTS. */
+async function budgetFor(take: (signal: AbortSignal) => Promise<void>, signal: AbortSignal): Promise<void> {
+  try {
+    await take(signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    throw new UpstreamError('rate_limited', `could not reserve an NTS call from the shared budget: ${String(error)}`, { retryable: false, cause: error });
+  }
 }
 
 function circuitOpen(cause?: unknown): UpstreamError {

@@ -23,6 +23,10 @@ import { WatchService } from '../watch/watch-service.ts';
 import { WatchScheduler } from '../jobs/watch-scheduler.ts';
 import { WebhookDeliverer } from '../jobs/webhook-deliverer.ts';
 import { WebhookService } from '../webhooks/webhook-service.ts';
+import { buildOpsApp } from '../api/ops-app.ts';
+import { Metrics } from '../metrics/metrics.ts';
+import { observedStatus, observedWorkerStore } from '../metrics/instrument.ts';
+import { openUpstreamBudget } from './budget.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -34,6 +38,8 @@ export interface RunningServer {
   scheduler: WatchScheduler;
   deliverer: WebhookDeliverer;
   directory: AddressDirectory;
+  /** this process's Prometheus registry (others add their metrics to `metrics.registry`); undefined when METRICS_ENABLED=false */
+  metrics: Metrics | undefined;
   url: string;
   /** Stops taking requests, lets in-flight ones finish (up to the grace period), then closes everything. */
   stop(): Promise<void>;
@@ -43,18 +49,23 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const now = opts.now ?? (() => new Date());
   const log = pino({ level: config.logLevel });
   const store = withAuthCache(await openStore(config.store), { ttlMs: config.authCacheTtlMs });
+  const metrics = config.metrics.enabled ? new Metrics({ role: config.role }) : undefined;
+  const budget = openUpstreamBudget(config);
   const registry = createRegistry({
     serviceKey: config.nts.serviceKey,
     baseUrl: config.nts.baseUrl,
     timeoutMs: config.nts.timeoutMs,
     concurrency: config.nts.concurrency,
-    halfOpenAfterMs: config.nts.breakerResetMs,
+    halfOpenAfterMs: config.upstream.breakerHalfOpenMs,
+    budget,
+    observer: metrics?.upstreamObserver(),
   });
-  const status = createStatusService({ registry, cache: store, ttlSeconds: config.nts.cacheTtlSeconds, now });
+  const plainStatus = createStatusService({ registry, cache: store, ttlSeconds: config.nts.cacheTtlSeconds, now });
+  const status = metrics ? observedStatus(plainStatus, metrics) : plainStatus;
   const directory = await chooseDirectory(config.addresses, store);
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
   const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
-  const worker = new BatchWorker({ store, status, assess, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, log });
+  const worker = new BatchWorker({ store: metrics ? observedWorkerStore(store, metrics) : store, status, assess, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, log });
   const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows }, { now, onQueued: () => worker.notify() });
   // uploads a crashed process left half-written are invisible; clear them out
   await store.batches.sweepUploads(new Date(now().getTime() - 3600_000).toISOString());
@@ -66,6 +77,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     concurrency: Math.max(1, config.webhooks.concurrency),
     timeoutMs: config.webhooks.timeoutMs,
     policy: config.webhooks,
+    onAttempt: (res, delivered) => metrics?.webhookAttempts.inc({ outcome: delivered ? 'delivered' : res.status === null ? 'no_response' : 'http_error' }),
     log,
   });
   const scheduler = new WatchScheduler({
@@ -76,14 +88,23 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     claimSize: config.watch.claimSize,
     leaseMs: config.watch.leaseMs,
     onEvents: () => deliverer.notify(),
+    onRound: (r) => {
+      metrics?.watchChecks.inc({ outcome: 'checked' }, r.checked);
+      metrics?.watchChecks.inc({ outcome: 'changed' }, r.changed);
+      metrics?.watchChecks.inc({ outcome: 'postponed' }, r.postponed);
+    },
     log,
   });
   const watch = new WatchService({ store, checker, quota: new Quota(store, now), now });
   const webhooks = new WebhookService({ store, policy: config.webhooks, now, onQueued: () => deliverer.notify() });
-  const app = await buildApp({
-    store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now,
-    trustProxy: config.trustProxy, console: { config: config.console },
-  });
+  // a worker serves only probes and metrics; api and all serve the API
+  const app = config.role === 'worker'
+    ? await buildOpsApp({ store, status, log, role: config.role, metrics })
+    : await buildApp({
+      store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now,
+      metrics, role: config.role, trustProxy: config.trustProxy, console: { config: config.console },
+    });
+  metrics?.watch({ upstream: () => status.health().upstream, workQueue: () => store.workQueue() });
   const refitter = new ModelRefitter({
     store,
     provider: models,
@@ -95,13 +116,15 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    await Promise.allSettled([app.close(), status.close(), directory.close(), store.close()]);
+    await Promise.allSettled([app.close(), status.close(), directory.close(), store.close(), budget?.close()]);
     throw err;
   }
-  refitter.start();
-  if (config.batch.workerConcurrency > 0) worker.start();
-  if (config.watch.scheduler) scheduler.start();
-  if (config.webhooks.concurrency > 0) deliverer.start();
+  // background work belongs to workers: an api process only queues jobs for them
+  const background = config.role !== 'api';
+  if (background) refitter.start();
+  if (background && config.batch.workerConcurrency > 0) worker.start();
+  if (background && config.watch.scheduler) scheduler.start();
+  if (background && config.webhooks.concurrency > 0) deliverer.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
@@ -111,8 +134,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([app.close(), grace]);
       await Promise.all([refitter.stop(), worker.stop(), scheduler.stop(), deliverer.stop()]);
-      await Promise.allSettled([status.close(), directory.close()]);
+      await Promise.allSettled([status.close(), directory.close(), budget?.close()]);
       await store.close();
     })());
-  return { app, store, status, models, refitter, directory, worker, scheduler, deliverer, url: `http://${host}:${port}`, stop };
+  return { app, store, status, models, refitter, directory, worker, scheduler, deliverer, metrics, url: `http://${host}:${port}`, stop };
 }

@@ -13,6 +13,7 @@ import type { WatchStore, WebhookStore } from './watch-store.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { PostgresConsoleStore } from './console-postgres.ts';
 import { loadMigrations } from './migrations.ts';
+import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 import { iso, toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 import {
@@ -99,6 +100,11 @@ export class PostgresStore implements Store {
 
   async close(): Promise<void> {
     await this.#pool.end();
+  }
+
+  async workQueue(): Promise<WorkQueue> {
+    const r = await this.#pool.query("SELECT state, count(*)::int AS n FROM batch_chunks WHERE state IN ('pending', 'leased') GROUP BY state");
+    return toWorkQueue(r.rows as Row[]);
   }
 
   /** Test helper: removes the schema this store was given. */

@@ -15,6 +15,7 @@ import type { WatchStore, WebhookStore } from './watch-store.ts';
 import type { ConsoleStore } from './console-store.ts';
 import { SqliteConsoleStore } from './console-sqlite.ts';
 import { loadMigrations } from './migrations.ts';
+import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 import { SqliteDb } from './sqlite-db.ts';
 import { toAccount, toKey, type Row } from './rows.ts';
 import type { ModelParams } from '../domain/model/types.ts';
@@ -74,6 +75,10 @@ export class SqliteStore implements Store {
 
   async close(): Promise<void> {
     if (this.#db.isOpen) this.#db.close();
+  }
+
+  async workQueue(): Promise<WorkQueue> {
+    return toWorkQueue(this.#q("SELECT state, count(*) AS n FROM batch_chunks WHERE state IN ('pending', 'leased') GROUP BY state").all());
   }
 
   async createAccount(a: Account): Promise<void> {

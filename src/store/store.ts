@@ -7,6 +7,7 @@ import type { AddressStore } from './address-store.ts';
 import type { BatchStore } from './batch-store.ts';
 import type { WatchStore, WebhookStore } from './watch-store.ts';
 import type { ConsoleStore } from './console-store.ts';
+import type { WorkQueue } from './work-queue.ts';
 
 export interface Account {
   id: string;
@@ -131,6 +132,9 @@ export interface Store extends StatusCache {
   /** Takes or renews the named lease for `holder` if it is free or expired; true when held. */
   tryLease(name: string, holder: string, ttlMs: number, now: Date): Promise<boolean>;
   releaseLease(name: string, holder: string): Promise<void>;
+
+  /** Batch chunks waiting for a worker and held by one, across all jobs (for /metrics). */
+  workQueue(): Promise<WorkQueue>;
 }
 
 export class StoreConflict extends Error {

@@ -45,10 +45,7 @@ export function PlanNeeded(props: { text: MessageKey; plan: string; required: st
   const { t } = useI18n();
   return (
     <div class="card plan-needed" data-testid="plan-needed" role="note" aria-labelledby="plan-needed-title">
-      <h2 id="plan-needed-title">
-        <span aria-hidden="true">🔒 </span>
-        {t('plan.neededTitle', { required: props.required })}
-      </h2>
+      <h2 id="plan-needed-title">{t('plan.neededTitle', { required: props.required })}</h2>
       <p>{t(props.text, { plan: props.plan, required: props.required })}</p>
       <p class="muted">{t('plan.neededHow')}</p>
     </div>

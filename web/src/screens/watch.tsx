@@ -140,15 +140,21 @@ function WatchTable(props: { items: WatchRecord[]; onRemove: (w: WatchRecord) =>
                   {bno}
                 </td>
                 <td data-label={t('bulk.name')}>{w.name ?? <span class="muted">—</span>}</td>
-                <td data-label={t('bulk.bizStatus')} data-testid="watch-status">
-                  <span class={`biz biz-${w.biz_status}`}>{unanswered ? t('watch.notChecked') : codeLabel(t, 'status', w.biz_status)}</span>
-                  {w.closed_on && <small>{t('watch.closedOn', { d: w.closed_on })}</small>}
+                <td data-label={t('bulk.bizStatus')}>
+                  <div>
+                    <span class={`biz biz-${w.biz_status}`} data-testid="watch-status">
+                      {unanswered ? t('watch.notChecked') : codeLabel(t, 'status', w.biz_status)}
+                    </span>
+                    {w.closed_on && <small>{t('watch.closedOn', { d: w.closed_on })}</small>}
+                  </div>
                 </td>
                 <td data-label={t('bulk.grade')} data-testid="watch-grade">
                   <GradeBadge grade={w.grade} />
                 </td>
                 <td data-label={t('watch.lastCheck')}>
-                  <CheckTimes w={w} />
+                  <div>
+                    <CheckTimes w={w} />
+                  </div>
                 </td>
                 <td data-label={t('watch.nextCheck')}>{formatDate(lang, w.next_check_at)}</td>
                 <td class="row-actions">

@@ -30,7 +30,7 @@ function AttemptLog(props: { d: WebhookDelivery }) {
   return (
     <details class="attempts">
       <summary>{t('webhook.details')}</summary>
-      {props.d.log.length > 0 && <ol class="attempt-list">{props.d.log.map(line)}</ol>}
+      {props.d.log.length > 0 && <ul class="attempt-list">{props.d.log.map(line)}</ul>}
       <p class="payload-label">{t('webhook.payload')}</p>
       <pre class="payload mono">{JSON.stringify(props.d.payload, null, 2)}</pre>
     </details>
@@ -43,8 +43,10 @@ function DeliveryRow(props: { d: WebhookDelivery }) {
   return (
     <tr data-delivery={d.id}>
       <td data-label={t('webhook.event')}>
-        <span class="mono">{d.type}</span>
-        <small class="mono muted">{d.id}</small>
+        <div>
+          <span class="mono">{d.type}</span>
+          <small class="mono muted">{d.id}</small>
+        </div>
       </td>
       <td data-label={t('webhook.state')} data-testid="delivery-state">
         <span class={`status state-${d.state}`}>{codeLabel(t, 'webhook.state', d.state)}</span>
@@ -52,9 +54,11 @@ function DeliveryRow(props: { d: WebhookDelivery }) {
       <td data-label={t('webhook.created')}>{formatDate(lang, d.created_at)}</td>
       <td data-label={t('webhook.attempts')}>{t('webhook.attemptsN', { n: d.attempts })}</td>
       <td data-label={t('webhook.result')}>
-        {d.attempts > 0 ? <AttemptResult status={d.last_status} error={d.last_error} /> : <span class="muted">—</span>}
-        {d.state === 'pending' && d.next_attempt_at && <small class="muted">{t('webhook.nextAttempt', { at: formatDate(lang, d.next_attempt_at) })}</small>}
-        <AttemptLog d={d} />
+        <div class="result-cell">
+          {d.attempts > 0 ? <AttemptResult status={d.last_status} error={d.last_error} /> : <span class="muted">—</span>}
+          {d.state === 'pending' && d.next_attempt_at && <small class="muted">{t('webhook.nextAttempt', { at: formatDate(lang, d.next_attempt_at) })}</small>}
+          <AttemptLog d={d} />
+        </div>
       </td>
     </tr>
   );

@@ -61,10 +61,8 @@ function UrlForm(props: { current: WebhookEndpoint | null; onSaved: (e: WebhookE
   };
   return (
     <form class="card" onSubmit={(e) => void save(e)} aria-labelledby="webhook-url-title">
-      <h2 id="webhook-url-title">{t('webhook.url')}</h2>
-      <label for="webhook-url" class="visually-hidden">
-        {t('webhook.url')}
-      </label>
+      <h2 id="webhook-url-title">{t('webhook.formTitle')}</h2>
+      <label for="webhook-url">{t('webhook.url')}</label>
       <input
         id="webhook-url"
         class="mono"
@@ -110,7 +108,15 @@ function EndpointCard(props: { endpoint: WebhookEndpoint; onTest: () => Promise<
           <span class={`status ${e.enabled ? 'state-delivered' : 'state-failed'}`}>{e.enabled ? t('webhook.enabled') : t('webhook.disabled')}</span>
         </dd>
         <dt>{t('webhook.events')}</dt>
-        <dd class="mono">{e.events.join(', ')}</dd>
+        <dd>
+          <ul class="events">
+            {e.events.map((ev) => (
+              <li key={ev} class="mono">
+                {ev}
+              </li>
+            ))}
+          </ul>
+        </dd>
         <dt>{t('webhook.updated')}</dt>
         <dd>{formatDate(lang, e.updated_at)}</dd>
       </dl>

@@ -182,6 +182,14 @@ function watchSuite(kind: StoreKind): void {
       assert.match((await change.textContent()) ?? '', /폐업일 2026-11-20/);
       assert.match(page.url(), /\/console\/watch\/wch_/);
       await screenshot(page, `${kind}-desktop-9-watch-history`);
+      // the same timeline in English
+      await page.getByRole('button', { name: 'English' }).click();
+      await page.getByRole('heading', { name: `History of ${hyphenated(bno)}` }).waitFor();
+      assert.match((await entries.nth(0).textContent()) ?? '', /Watching started/);
+      assert.equal(await change.locator('.change').first().locator('.from').textContent(), 'active');
+      assert.equal(await change.locator('.change').first().locator('.to').textContent(), 'closed');
+      await screenshot(page, `${kind}-desktop-9-watch-history-en`);
+      await page.getByRole('button', { name: '한국어' }).click();
       await page.getByRole('link', { name: '← 감시 목록' }).click();
       await page.getByRole('heading', { name: '사업자 추가' }).waitFor();
       await screenshot(page, `${kind}-desktop-10-watch-list`);

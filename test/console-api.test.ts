@@ -97,7 +97,7 @@ describeEachStore('console API', (kind) => {
     const res = await c.request('GET', '/account');
     assert.equal(res.status, 200);
     assert.equal(res.body.plan, 'free');
-    assert.deepEqual(res.body.features, { api: false, console_batch: true, watch: false, history: false, watch_interval_hours: null });
+    assert.deepEqual(res.body.features, { api: false, console_batch: true, watch: false, history: false, watch_interval_hours: null, watch_limit: 0 });
     assert.equal(res.body.quota.limit, 100);
     assert.equal(res.body.quota.remaining, 100);
     assert.match(res.body.quota.resets_at, /^\d{4}-\d{2}-01T00:00:00\+09:00$/);

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { checkDigitOf } from '../src/domain/bizno.ts';
-import { DESKTOP, launchChromium, NO_CHROMIUM, PHONE, screenshot } from './helpers/browser.ts';
+import { DESKTOP, launchChromium, newPage, NO_CHROMIUM, noSideways, PHONE, screenshot, watchErrors } from './helpers/browser.ts';
 import { PASSWORD } from './helpers/console.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { PG_URL, type StoreKind } from './helpers/stores.ts';
@@ -21,28 +21,6 @@ function customerCsv(rows: number): string {
     lines.push(`${nine}${checkDigitOf(nine)},상점${i},서울특별시 중구 세종대로 110`);
   }
   return `${lines.join('\n')}\n`;
-}
-
-function watchErrors(page: Page, errors: string[]): void {
-  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
-  page.on('console', (m) => {
-    // the first GET /console/api/session of a signed-out page answers 401 by design
-    if (m.type() === 'error' && !/status of 401/.test(m.text())) errors.push(`console: ${m.text()}`);
-  });
-}
-
-async function newPage(browser: Browser, srv: TestServer, viewport: { width: number; height: number }): Promise<{ ctx: BrowserContext; page: Page }> {
-  const ctx = await browser.newContext({ viewport, locale: 'ko-KR', timezoneId: 'Asia/Seoul' });
-  await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: srv.url });
-  const page = await ctx.newPage();
-  page.setDefaultTimeout(30_000);
-  return { ctx, page };
-}
-
-async function noSideways(page: Page): Promise<void> {
-  // expressions run in the page (this file is type-checked without the DOM library)
-  const { scroll, width } = (await page.evaluate('({ scroll: document.documentElement.scrollWidth, width: window.innerWidth })')) as { scroll: number; width: number };
-  assert.ok(scroll <= width, `the page scrolls sideways: ${scroll} > ${width}`);
 }
 
 function browserSuite(kind: StoreKind): void {

@@ -17,6 +17,7 @@ const AccountBody = Type.Object({
     watch: Type.Boolean(),
     history: Type.Boolean(),
     watch_interval_hours: Type.Union([Type.Integer(), Type.Null()]),
+    watch_limit: Type.Integer({ description: 'most businesses watched at once (0: no watch list)' }),
   }),
   quota: Type.Object({
     limit: Type.Integer(),
@@ -39,7 +40,7 @@ export function accountRoutes(quota: Quota): FastifyPluginAsyncTypebox {
         account_id: account.id,
         email: account.email,
         plan: plan.name,
-        features: { api: plan.api, console_batch: true, watch: plan.watchIntervalHours !== null, history: plan.history, watch_interval_hours: plan.watchIntervalHours },
+        features: { api: plan.api, console_batch: true, watch: plan.watchIntervalHours !== null, history: plan.history, watch_interval_hours: plan.watchIntervalHours, watch_limit: plan.watchLimit },
         quota: { limit: q.limit, used: q.used, remaining: q.remaining, overage: q.overage, custom_limit: account.quotaLimit !== null, resets_at: toSeoulIso(q.resetsAt) },
         created_at: account.createdAt,
       };

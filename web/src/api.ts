@@ -8,12 +8,15 @@ export class ApiError extends Error {
   readonly code: string;
   readonly detail: string;
   readonly retryAfter: number | null;
-  constructor(status: number, code: string, detail: string, retryAfter: number | null) {
+  /** the plan a refused feature needs (`required_plan` of a plan_forbidden problem) */
+  readonly requiredPlan: string | null;
+  constructor(status: number, code: string, detail: string, retryAfter: number | null, requiredPlan: string | null = null) {
     super(detail);
     this.status = status;
     this.code = code;
     this.detail = detail;
     this.retryAfter = retryAfter;
+    this.requiredPlan = requiredPlan;
   }
 }
 
@@ -32,18 +35,20 @@ export function whenSignedOut(fn: () => void): void {
 async function toError(res: Response): Promise<ApiError> {
   let code = 'http_error';
   let detail = res.statusText;
+  let requiredPlan: string | null = null;
   try {
-    const body = (await res.json()) as { code?: string; detail?: string };
+    const body = (await res.json()) as { code?: string; detail?: string; required_plan?: string };
     code = body.code ?? code;
     detail = body.detail ?? detail;
+    requiredPlan = body.required_plan ?? null;
   } catch {
     /* not problem+json */
   }
   const retry = Number(res.headers.get('retry-after'));
-  return new ApiError(res.status, code, detail, Number.isFinite(retry) && retry > 0 ? retry : null);
+  return new ApiError(res.status, code, detail, Number.isFinite(retry) && retry > 0 ? retry : null, requiredPlan);
 }
 
-export async function api<T>(method: string, path: string, body?: unknown, opts: { query?: Record<string, string> } = {}): Promise<T> {
+export async function api<T>(method: string, path: string, body?: unknown, opts: { query?: Record<string, string>; onStatus?: (status: number) => void } = {}): Promise<T> {
   const headers: Record<string, string> = { accept: 'application/json' };
   if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
   let payload: BodyInit | undefined;
@@ -64,6 +69,7 @@ export async function api<T>(method: string, path: string, body?: unknown, opts:
     if (err.code === 'not_signed_in') onSignedOut();
     throw err;
   }
+  opts.onStatus?.(res.status);
   if (res.status === 204) return undefined as T;
   return (await res.json()) as T;
 }
@@ -80,7 +86,7 @@ export interface AccountInfo {
   account_id: string;
   email: string;
   plan: string;
-  features: { api: boolean; console_batch: boolean; watch: boolean; history: boolean; watch_interval_hours: number | null };
+  features: { api: boolean; console_batch: boolean; watch: boolean; history: boolean; watch_interval_hours: number | null; watch_limit: number };
   quota: { limit: number; used: number; remaining: number; overage: number; custom_limit: boolean; resets_at: string };
   created_at: string;
 }
@@ -127,4 +133,74 @@ export interface JobListItem {
   file_name: string | null;
   created_at: string;
   finished_at: string | null;
+}
+
+/** What a watched business looked like at a check (src/api/watch.ts). */
+export interface WatchState {
+  biz_status: string;
+  grade: string | null;
+  bounce_prob: number | null;
+  action: string | null;
+  closed_on: string | null;
+}
+
+export interface WatchRecord extends WatchState {
+  watch_id: string;
+  biz_no: string;
+  name: string | null;
+  address: string | null;
+  last_checked_at: string | null;
+  next_check_at: string;
+  check_failures: number;
+  created_at: string;
+}
+
+export interface WatchHistoryEntry extends WatchState {
+  checked_at: string;
+  previous_attributes: { biz_status?: string; grade?: string | null } | null;
+}
+
+export interface WatchHistory {
+  watch_id: string;
+  biz_no: string;
+  history: WatchHistoryEntry[];
+}
+
+export interface WebhookEndpoint {
+  url: string;
+  enabled: boolean;
+  disabled_reason: string | null;
+  events: string[];
+  created_at: string;
+  updated_at: string;
+  secret_hint: string;
+}
+
+export interface WebhookAttempt {
+  attempt: number;
+  at: string;
+  url: string;
+  status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface WebhookDelivery {
+  id: string;
+  type: string;
+  /** pending | delivered | failed | abandoned */
+  state: string;
+  attempts: number;
+  next_attempt_at: string | null;
+  last_status: number | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+  payload: unknown;
+  log: WebhookAttempt[];
+}
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
 }

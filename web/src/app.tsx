@@ -7,15 +7,17 @@ import { AuthScreen } from './screens/auth.tsx';
 import { BulkScreen } from './screens/bulk.tsx';
 import { KeysScreen } from './screens/keys.tsx';
 import { OverviewScreen } from './screens/overview.tsx';
+import { WatchHistoryScreen } from './screens/watch-history.tsx';
+import { WatchScreen } from './screens/watch.tsx';
+import { WebhookScreen } from './screens/webhook.tsx';
 
-/**
- * The screens, in menu order. The watch list and webhook screens join this list once the watch
- * API exists (they call /console/api/watch… through the same session scope).
- */
+/** The screens, in menu order. */
 const SCREENS: { path: string; label: MessageKey; match: (p: string) => boolean }[] = [
   { path: '/', label: 'nav.overview', match: (p) => p === '/' },
   { path: '/keys', label: 'nav.keys', match: (p) => p === '/keys' },
   { path: '/bulk', label: 'nav.bulk', match: (p) => p === '/bulk' || p.startsWith('/bulk/') },
+  { path: '/watch', label: 'nav.watch', match: (p) => p === '/watch' || p.startsWith('/watch/') },
+  { path: '/webhook', label: 'nav.webhook', match: (p) => p === '/webhook' },
 ];
 
 function LangSwitch() {
@@ -42,6 +44,9 @@ function Shell(props: { session: SessionInfo; onSignOut: () => void }) {
   if (path === '/') body = <OverviewScreen />;
   else if (path === '/keys') body = <KeysScreen />;
   else if (path === '/bulk' || path.startsWith('/bulk/')) body = <BulkScreen jobId={path.startsWith('/bulk/') ? decodeURIComponent(path.slice(6)) : null} />;
+  else if (path === '/watch') body = <WatchScreen />;
+  else if (path.startsWith('/watch/')) body = <WatchHistoryScreen watchId={decodeURIComponent(path.slice(7))} />;
+  else if (path === '/webhook') body = <WebhookScreen />;
   else body = <p>{t('nav.notFound')}</p>;
   return (
     <>

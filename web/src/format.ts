@@ -23,3 +23,8 @@ export function formatBytes(n: number): string {
   if (n < 1024 ** 2) return `${(n / 1024).toFixed(1)} KB`;
   return `${(n / 1024 ** 2).toFixed(1)} MB`;
 }
+
+/** 1248100998 → 124-81-00998, the way the number is printed on a registration certificate. */
+export function formatBizNo(bno: string): string {
+  return /^\d{10}$/.test(bno) ? `${bno.slice(0, 3)}-${bno.slice(3, 5)}-${bno.slice(5)}` : bno;
+}

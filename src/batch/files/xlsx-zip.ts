@@ -58,10 +58,27 @@ export class InflateBudget {
   }
 }
 
-/** Counts bytes through; with `decode`, turns UTF-8 into strings without splitting a character. */
+/**
+ * Excel holds at most 32,767 characters in a cell. XML-escaped (up to 6 bytes a character) that
+ * is under 256 KiB between two markup delimiters; a longer run of text or of one tag cannot come
+ * from Excel, and the XML parser would hold all of it in memory.
+ */
+const MAX_XML_RUN_BYTES = 256 * 1024;
+const LT = 0x3c;
+const GT = 0x3e;
+
+function firstDelimiter(chunk: Buffer, from: number): number {
+  const lt = chunk.indexOf(LT, from);
+  const gt = chunk.indexOf(GT, from);
+  return lt === -1 ? gt : gt === -1 ? lt : Math.min(lt, gt);
+}
+
+/** Counts bytes through and bounds text runs; with `decode`, turns UTF-8 into strings without splitting a character. */
 export class Meter extends Transform {
   readonly #budget: InflateBudget;
   readonly #decoder: StringDecoder | null;
+  /** bytes since the last `<` or `>` (UTF-8 never uses those bytes inside a character) */
+  #run = 0;
   constructor(budget: InflateBudget, decode: boolean) {
     super({ readableObjectMode: decode });
     this.#budget = budget;
@@ -70,6 +87,7 @@ export class Meter extends Transform {
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: unknown) => void): void {
     try {
       this.#budget.take(chunk.length);
+      this.#bound(chunk);
     } catch (err) {
       done(err as Error);
       return;
@@ -82,6 +100,33 @@ export class Meter extends Transform {
     if (text) this.push(text);
     done();
   }
+  #bound(chunk: Buffer): void {
+    const first = firstDelimiter(chunk, 0);
+    if (first === -1) {
+      this.#run += chunk.length;
+    } else if (chunk.length < MAX_XML_RUN_BYTES) {
+      // runs wholly inside a chunk are shorter than the chunk, so only its ends can add up
+      this.#run += first;
+      this.#check();
+      this.#run = chunk.length - 1 - Math.max(chunk.lastIndexOf(LT), chunk.lastIndexOf(GT));
+    } else {
+      for (let at = 0, next = first; ; next = firstDelimiter(chunk, at)) {
+        this.#run += (next === -1 ? chunk.length : next) - at;
+        this.#check();
+        if (next === -1) break;
+        this.#run = 0;
+        at = next + 1;
+      }
+    }
+    this.#check();
+  }
+
+  #check(): void {
+    if (this.#run > MAX_XML_RUN_BYTES) {
+      throw new FileError('too_large', '엑셀 셀 하나의 내용이 너무 깁니다 (엑셀 셀은 최대 32,767자). 파일을 확인해 주세요.', { limit_bytes: MAX_XML_RUN_BYTES });
+    }
+  }
+
   override _flush(done: (err?: Error | null) => void): void {
     const rest = this.#decoder?.end();
     if (rest) this.push(rest);

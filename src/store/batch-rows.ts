@@ -1,13 +1,11 @@
-// Row → BatchJob / BatchRow, shared by both engines. SQLite hands back JSON as TEXT, booleans as
-// 0/1 and timestamps as ISO text; PostgreSQL hands back parsed JSON, booleans and Dates. The
-// helpers accept either, so one mapping serves both.
-import type { BatchJob, BatchRow } from './batch-store.ts';
+// Row → BatchJob, and the JSON forms of a chunk's rows and output, shared by both engines.
+// SQLite hands back JSON as TEXT, booleans as 0/1 and timestamps as ISO text; PostgreSQL hands
+// back parsed JSON, booleans and Dates. The helpers accept either, so one mapping serves both.
+import type { BatchJob, BatchRowInput, ChunkLease, ChunkOutput, StoredChunk } from './batch-store.ts';
 import { iso, type Row } from './rows.ts';
 
 // oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the shape it stored
 const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-// oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- as above
-const jsonOrNull = <T>(v: unknown): T | null => (v == null ? null : json<T>(v));
 const bool = (v: unknown): boolean => v === true || v === 1 || v === 1n;
 const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
@@ -41,18 +39,36 @@ export function toJob(r: Row): BatchJob {
   };
 }
 
-export function toRow(r: Row): BatchRow {
+export function toLease(r: Row): ChunkLease {
+  return { jobId: String(r.job_id), chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), attempts: Number(r.attempts), shared: bool(r.shared) };
+}
+
+/**
+ * A chunk's rows as one JSON text: an array of [row_id, b_no_raw, b_no, valid, name, address,
+ * cells]. One record per chunk instead of one per row is what makes a million-row upload cheap
+ * (a row insert costs more than encoding the row), and chunks are what is read and written anyway.
+ */
+type EncodedRow = [number, string, string | null, boolean | number, string | null, string | null, Record<string, string>];
+
+export function encodeRows(rows: readonly BatchRowInput[]): string {
+  return JSON.stringify(rows.map((r): EncodedRow => [r.rowId, r.bnoRaw, r.bno, r.valid, r.name, r.address, r.cells]));
+}
+
+export function decodeRows(v: unknown): BatchRowInput[] {
+  return json<EncodedRow[]>(v).map(([rowId, bnoRaw, bno, valid, name, address, cells]) => ({ rowId, bnoRaw, bno, valid: bool(valid), name, address, cells }));
+}
+
+export function encodeOutput(o: ChunkOutput): string {
+  return JSON.stringify(o);
+}
+
+export function toStoredChunk(r: Row): StoredChunk {
   return {
-    rowId: Number(r.row_id),
-    bnoRaw: String(r.b_no_raw),
-    bno: str(r.b_no),
-    valid: bool(r.valid),
-    name: str(r.name),
-    address: str(r.address),
-    cells: json<Record<string, string>>(r.cells),
-    result: jsonOrNull<Record<string, unknown>>(r.result),
-    features: jsonOrNull<Record<string, number>>(r.features),
-    addressKey: str(r.address_key),
+    chunkNo: Number(r.chunk_no),
+    firstRow: Number(r.first_row),
+    lastRow: Number(r.last_row),
+    rows: decodeRows(r.rows),
+    output: r.output == null ? null : json<ChunkOutput>(r.output),
   };
 }
 

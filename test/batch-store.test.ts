@@ -2,7 +2,7 @@
 // completion and refunds, shared numbers recorded once per job.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { BatchRowInput, ChunkCompletion, ChunkLease, NumberOutcome } from '../src/store/batch-store.ts';
+import type { BatchRowInput, ChunkCompletion, ChunkLease, ChunkOutput, NumberOutcome } from '../src/store/batch-store.ts';
 import { openStore } from '../src/store/open.ts';
 import type { Store } from '../src/store/store.ts';
 import type { StatusAnswer } from '../src/registry/types.ts';
@@ -15,10 +15,10 @@ let seq = 0;
 const at = (ms: number) => new Date(T0.getTime() + ms);
 
 /** A completion for some rows: every number answered (or not, when `refund`), counted as active / unknown. */
-function completion(rows: number, numbers: NumberOutcome[], scored: Record<string, { result: Record<string, unknown>; features: Record<string, number> | null; addressKey: string | null }> = {}): ChunkCompletion {
+function completion(rows: number, numbers: NumberOutcome[], scored: ChunkOutput['scored'] = new Map()): ChunkCompletion {
   const unknown = numbers.filter((n) => !n.answer).length;
   return {
-    output: { answers: Object.fromEntries(numbers.map((n) => [n.bno, n.answer])), scored },
+    output: { answers: new Map(numbers.map((n) => [n.bno, n.answer])), scored },
     numbers,
     counts: { byStatus: { ...(rows - unknown > 0 ? { active: rows - unknown } : {}), ...(unknown > 0 ? { unknown } : {}) }, byGrade: {} },
     rows,
@@ -123,7 +123,7 @@ describeEachStore('batch store', (kind) => {
     assert.equal((await store.batches.getJob(id))?.status, 'processing');
     assert.deepEqual(await store.batches.sharedNumbers(id, [bnoOf(0), bnoOf(5), '1999999999']), new Map([[bnoOf(0), { answered: false }], [bnoOf(5), { answered: false }]]));
 
-    const first = completion(10, Array.from({ length: 10 }, (_, i) => outcome(i, { refund: i < 4, shared: true })), { 2: { result: { biz_status: 'active', grade: 'A' }, features: { f: 1 }, addressKey: 'k' } });
+    const first = completion(10, Array.from({ length: 10 }, (_, i) => outcome(i, { refund: i < 4, shared: true })), new Map([[2, { result: { biz_status: 'active', grade: 'A' }, features: { f: 1 }, addressKey: 'k' }]]));
     assert.deepEqual(await store.batches.completeChunk(a, 'someone-else', first, T0), { status: 'lost' }, 'not the holder');
     assert.deepEqual(await store.batches.completeChunk(a, 'wa', first, at(1)), { status: 'done' });
     assert.deepEqual(await store.batches.completeChunk(a, 'wa', first, at(2)), { status: 'lost' }, 'a done chunk cannot complete twice');

@@ -14,7 +14,7 @@ export function lookupNumber(row: BatchRowInput): string | null {
 }
 
 function answerOf(answers: Answers, bno: string): StatusAnswer | null {
-  return Object.hasOwn(answers, bno) ? (answers[bno] ?? null) : null;
+  return answers.get(bno) ?? null;
 }
 
 /** The unscored result of a row, given the answers of its chunk's numbers. */
@@ -31,10 +31,10 @@ export function statusOf(row: BatchRowInput, answers: Answers): BizStatus {
   return answer ? statusFromNts(answer.record.b_stt_cd) : 'unknown';
 }
 
-function rowOf(chunk: StoredChunk, row: BatchRowInput): BatchRow {
+export function rowOf(chunk: StoredChunk, row: BatchRowInput): BatchRow {
   const out = chunk.output;
   if (!out) return { ...row, result: null, features: null, addressKey: null };
-  const scored = Object.hasOwn(out.scored, String(row.rowId)) ? out.scored[String(row.rowId)] : undefined;
+  const scored = out.scored.get(row.rowId);
   if (scored) return { ...row, result: scored.result, features: scored.features, addressKey: scored.addressKey };
   return { ...row, result: verificationOf(row, out.answers) as unknown as Record<string, unknown>, features: null, addressKey: null };
 }

@@ -35,22 +35,22 @@ export function chunkNumbers(rows: readonly BatchRowInput[]): string[] {
 export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise<ChunkCompletion> {
   const { job, account, rows, shared } = input;
   const all = chunkNumbers(rows);
-  const answers: ChunkOutput['answers'] = {};
+  const answers: ChunkOutput['answers'] = new Map();
   const fresh: string[] = [];
   for (const bno of all) {
     const s = shared.get(bno);
-    if (s?.answered) answers[bno] = s.answer;
+    if (s?.answered) answers.set(bno, s.answer);
     else fresh.push(bno);
   }
   const looked = fresh.length > 0 ? (await deps.status.lookup(fresh, { offline: job.offline })).answers : new Map<string, StatusAnswer>();
   const numbers: NumberOutcome[] = fresh.map((bno) => {
     const answer = looked.get(bno) ?? null;
-    answers[bno] = answer;
+    answers.set(bno, answer);
     // offline jobs were never charged; an unanswered or stale number is given back
     return { bno, answer, refund: !job.offline && (answer === null || answer.stale), shared: shared.has(bno) };
   });
 
-  const scored: ChunkOutput['scored'] = {};
+  const scored: ChunkOutput['scored'] = new Map();
   const counts: Tally = { byStatus: {}, byGrade: {} };
   for (const row of rows) {
     const name = row.name?.trim();
@@ -62,7 +62,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     const v = verificationOf(row, answers);
     const assessed = await deps.assess.assess(account, v, { name, address: row.address ?? undefined }, 'ko', deps.now());
     const result = { ...v, ...assessed.fields, address: assessed.address };
-    scored[String(row.rowId)] = { result, features: assessed.features, addressKey: assessed.addressKey };
+    scored.set(row.rowId, { result, features: assessed.features, addressKey: assessed.addressKey });
     counts.byStatus[result.biz_status] = (counts.byStatus[result.biz_status] ?? 0) + 1;
     if (result.grade) counts.byGrade[result.grade] = (counts.byGrade[result.grade] ?? 0) + 1;
   }

@@ -71,9 +71,9 @@ export interface ScoredRow {
  */
 export interface ChunkOutput {
   /** every check-digit-valid number of the chunk → the answer the job recorded for it (null: none) */
-  answers: Record<string, StatusAnswer | null>;
+  answers: Map<string, StatusAnswer | null>;
   /** scored rows by row id */
-  scored: Record<string, ScoredRow>;
+  scored: Map<number, ScoredRow>;
 }
 
 /** A chunk's rows as uploaded, with its output once processed. */

@@ -30,9 +30,9 @@ SELECT c.job_id, c.chunk_no, c.first_row, c.last_row,
   FROM batch_chunks c
 ON CONFLICT DO NOTHING;
 -- processed rows keep the result they were given
-UPDATE batch_chunks c SET output = jsonb_build_object('answers', '{}'::jsonb, 'scored', s.scored)::text
+UPDATE batch_chunks c SET output = jsonb_build_object('numbers', '[]'::jsonb, 'refs', '[]'::jsonb, 'distinct', '[]'::jsonb, 'scored', s.scored)::text
   FROM (SELECT c2.job_id, c2.chunk_no,
-               jsonb_object_agg(r.row_id::text, jsonb_build_object('result', r.result, 'features', r.features, 'addressKey', r.address_key)) AS scored
+               jsonb_agg(jsonb_build_array(r.row_id, jsonb_build_object('result', r.result, 'features', r.features, 'addressKey', r.address_key)) ORDER BY r.row_id) AS scored
           FROM batch_chunks c2 JOIN batch_rows r ON r.job_id = c2.job_id AND r.row_id BETWEEN c2.first_row AND c2.last_row
          WHERE r.result IS NOT NULL
          GROUP BY c2.job_id, c2.chunk_no) s

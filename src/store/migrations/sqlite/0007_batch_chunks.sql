@@ -28,8 +28,8 @@ SELECT c.job_id, c.chunk_no, c.first_row, c.last_row,
   FROM batch_chunks c;
 -- processed rows keep the result they were given
 UPDATE batch_chunks SET output = (
-  SELECT json_object('answers', json('{}'), 'scored',
-           json_group_object(r.row_id, json_object('result', json(r.result), 'features', json(r.features), 'addressKey', r.address_key)))
+  SELECT json_object('numbers', json('[]'), 'refs', json('[]'), 'distinct', json('[]'), 'scored',
+           json_group_array(json_array(r.row_id, json_object('result', json(r.result), 'features', json(r.features), 'addressKey', r.address_key))))
     FROM batch_rows r
    WHERE r.job_id = batch_chunks.job_id AND r.row_id BETWEEN batch_chunks.first_row AND batch_chunks.last_row AND r.result IS NOT NULL)
  WHERE EXISTS (SELECT 1 FROM batch_rows r WHERE r.job_id = batch_chunks.job_id AND r.row_id BETWEEN batch_chunks.first_row AND batch_chunks.last_row AND r.result IS NOT NULL);

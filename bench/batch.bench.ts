@@ -54,7 +54,9 @@ const logFile = path.join(dir, 'server.log');
 await writeFile();
 const nts = await startChild([path.join(root, 'scripts/fake-nts.ts'), '--latency-ms', String(LATENCY_MS)], {}, logFile, '/').catch(() => null);
 if (!nts) throw new Error(`fake NTS did not start; see ${logFile}`);
-const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+// the server runs with the node flags of `npm start` (its heap limits are part of what is measured)
+const startScript = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+const nodeArgs = [...startScript.filter((a) => a.startsWith('--')), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
 const server = await startChild([...nodeArgs, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url }, logFile);
 try {
   const cli = (...args: string[]) =>

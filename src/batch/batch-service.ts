@@ -105,12 +105,12 @@ export class BatchService {
           chunk.push({ rowId: row.rowId, bnoRaw: row.bnoRaw, bno: row.bno, valid, name: row.name, address: row.address, cells: row.cells });
           total = row.rowId;
           if (chunk.length === chunkSize) {
-            await this.#store.batches.appendChunk(jobId, chunkNo++, chunk);
+            await this.#store.batches.appendChunk(jobId, chunkNo++, chunk, opened.headers);
             chunk = [];
           }
         }
       }
-      await this.#store.batches.appendChunk(jobId, chunkNo, chunk);
+      await this.#store.batches.appendChunk(jobId, chunkNo, chunk, opened.headers);
       if (req.truncated?.()) throw this.#tooLarge();
       const fingerprint = hash.digest('hex');
       const account = req.account;

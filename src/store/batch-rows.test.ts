@@ -36,5 +36,10 @@ test('a chunk of rows reads back exactly as written', () => {
     { rowId: 7, bnoRaw: '124-81-00998', bno: '1248100998', valid: true, name: '(주)한빛', address: '서울 강남구', cells: { 사업자등록번호: '124-81-00998', 상호: '(주)한빛', 주소: '서울 강남구' } },
     { rowId: 8, bnoRaw: 'abc', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: 'abc' } },
   ];
-  assert.deepEqual(decodeRows(encodeRows(rows)), rows);
+  assert.deepEqual(decodeRows(encodeRows(rows, ['사업자등록번호', '상호', '주소']), ['사업자등록번호', '상호', '주소']), rows);
+  // headers that read as numbers keep their place (an object would list them first)
+  const years: BatchRowInput = { rowId: 9, bnoRaw: '1', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: '1', 2024: 'b', 2023: 'a' } };
+  assert.deepEqual(decodeRows(encodeRows([years], ['사업자등록번호', '2024', '2023', '비고']), ['사업자등록번호', '2024', '2023', '비고']), [years]);
+  // rows moved over from before chunks keep their cells keyed
+  assert.deepEqual(decodeRows(JSON.stringify([[8, 'abc', null, false, null, null, { 사업자등록번호: 'abc' }]]), ['사업자등록번호', '상호']), [rows[1]]);
 });

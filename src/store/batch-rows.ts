@@ -46,17 +46,39 @@ export function toLease(r: Row): ChunkLease {
 
 /**
  * A chunk's rows as one JSON text: an array of [row_id, b_no_raw, b_no, valid, name, address,
- * cells]. One record per chunk instead of one per row is what makes a million-row upload cheap
- * (a row insert costs more than encoding the row), and chunks are what is read and written anyway.
+ * cells], the cells as an array in the job's column order (a row read before the columns grew
+ * has fewer). One record per chunk instead of one per row is what makes a million-row upload
+ * cheap (a row insert costs more than encoding the row), and chunks are what is read and
+ * written anyway; arrays keep the header names (often Korean, which doubles a string's bytes)
+ * out of every row.
  */
-type EncodedRow = [number, string, string | null, boolean | number, string | null, string | null, Record<string, string>];
+type EncodedRow = [number, string, string | null, boolean | number, string | null, string | null, string[] | Record<string, string>];
 
-export function encodeRows(rows: readonly BatchRowInput[]): string {
-  return JSON.stringify(rows.map((r): EncodedRow => [r.rowId, r.bnoRaw, r.bno, r.valid, r.name, r.address, r.cells]));
+/**
+ * `columns`: the headers known so far, in file order; a row's cells are keyed by a prefix of them.
+ * (Not Object.values: an object lists keys such as "2024" before the others, whatever their order.)
+ */
+export function encodeRows(rows: readonly BatchRowInput[], columns: readonly string[]): string {
+  return JSON.stringify(
+    rows.map((r): EncodedRow => {
+      const n = Object.keys(r.cells).length;
+      const values: string[] = [];
+      for (let i = 0; i < n; i++) values.push(r.cells[columns[i]!] ?? '');
+      return [r.rowId, r.bnoRaw, r.bno, r.valid, r.name, r.address, values];
+    }),
+  );
 }
 
-export function decodeRows(v: unknown): BatchRowInput[] {
-  return json<EncodedRow[]>(v).map(([rowId, bnoRaw, bno, valid, name, address, cells]) => ({ rowId, bnoRaw, bno, valid: bool(valid), name, address, cells }));
+/** `columns`: the job's headers, the keys of the cells (rows moved over from before chunks carry their cells keyed already). */
+export function decodeRows(v: unknown, columns: readonly string[]): BatchRowInput[] {
+  return json<EncodedRow[]>(v).map(([rowId, bnoRaw, bno, valid, name, address, values]) => {
+    let cells: Record<string, string>;
+    if (Array.isArray(values)) {
+      cells = {};
+      for (let i = 0; i < values.length; i++) cells[columns[i] ?? `열${i + 1}`] = values[i]!;
+    } else cells = values;
+    return { rowId, bnoRaw, bno, valid: bool(valid), name, address, cells };
+  });
 }
 
 type DistinctAnswer = Omit<StatusAnswer, 'record'> & { record: Omit<NtsRecord, 'b_no'> };
@@ -129,7 +151,7 @@ export function toStoredChunk(r: Row): StoredChunk {
     chunkNo: Number(r.chunk_no),
     firstRow: Number(r.first_row),
     lastRow: Number(r.last_row),
-    rows: decodeRows(r.rows),
+    rows: decodeRows(r.rows, json<string[]>(r.columns)),
     output: r.output == null ? null : decodeOutput(r.output),
   };
 }

@@ -155,8 +155,11 @@ export interface FinalizeOptions {
 
 export interface BatchStore {
   createJob(job: Omit<BatchJob, 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt'>): Promise<void>;
-  /** Stores rows firstRow..lastRow of an uploading job as chunk `chunkNo` (rows in order, none missing). */
-  appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[]): Promise<void>;
+  /**
+   * Stores rows firstRow..lastRow of an uploading job as chunk `chunkNo` (rows in order, none
+   * missing); `columns` are the headers read so far, in file order (the cells' keys are a prefix).
+   */
+  appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void>;
   /**
    * In one transaction: charges the job's distinct numbers to the month (unless `charge` is
    * false) — all within the limit, or with the excess as overage when `paid`, or nothing and

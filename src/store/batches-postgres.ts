@@ -6,7 +6,7 @@ import type { StatusAnswer } from '../registry/types.ts';
 import type {
   BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NumberOutcome, SharedNumber, StoredChunk, Tally,
 } from './batch-store.ts';
-import { decodeRows, encodeOutput, encodeRows, toJob, toLease, toStoredChunk } from './batch-rows.ts';
+import { decodeRows, encodeOutput, encodeRows, jsonColumn, toJob, toLease, toStoredChunk } from './batch-rows.ts';
 import type { Row } from './rows.ts';
 
 /** Thrown inside a transaction to roll it back and report what another chunk recorded first. */
@@ -46,9 +46,9 @@ export class PostgresBatchStore implements BatchStore {
     );
   }
 
-  async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[]): Promise<void> {
+  async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.#pool.query('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows) VALUES ($1, $2, $3, $4, $5)', [jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows)]);
+    await this.#pool.query('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows) VALUES ($1, $2, $3, $4, $5)', [jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns)]);
   }
 
   async finalizeJob(jobId: string, o: FinalizeOptions): Promise<FinalizeOutcome> {
@@ -133,8 +133,8 @@ export class PostgresBatchStore implements BatchStore {
   }
 
   async chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]> {
-    const r = (await this.#pool.query('SELECT rows FROM batch_chunk_rows WHERE job_id = $1 AND chunk_no = $2', [jobId, chunkNo])).rows[0] as Row | undefined;
-    return r ? decodeRows(r.rows) : [];
+    const r = (await this.#pool.query('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = $1 AND r.chunk_no = $2', [jobId, chunkNo])).rows[0] as Row | undefined;
+    return r ? decodeRows(r.rows, jsonColumn<string[]>(r.columns)) : [];
   }
 
   async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {
@@ -228,7 +228,8 @@ export class PostgresBatchStore implements BatchStore {
 
   async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]> {
     const res = await this.#pool.query(
-      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output FROM batch_chunk_rows r
+      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output, j.columns FROM batch_chunk_rows r
+         JOIN batch_jobs j ON j.id = r.job_id
          LEFT JOIN batch_chunks c ON c.job_id = r.job_id AND c.chunk_no = r.chunk_no
         WHERE r.job_id = $1 AND r.last_row > $2 ORDER BY r.last_row LIMIT $3`,
       [jobId, afterRowId, limit],

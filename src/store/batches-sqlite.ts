@@ -28,9 +28,9 @@ export class SqliteBatchStore implements BatchStore {
     ).run(j.id, j.accountId, j.filename, j.fileKind, JSON.stringify(j.columns), JSON.stringify(j.chosen), j.offline ? 1 : 0, j.paid ? 1 : 0, j.month, j.idempotencyKey, j.fingerprint, j.createdAt);
   }
 
-  async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[]): Promise<void> {
+  async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
     if (rows.length === 0) return;
-    this.#d.q('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows) VALUES (?, ?, ?, ?, ?)').run(jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows));
+    this.#d.q('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows) VALUES (?, ?, ?, ?, ?)').run(jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns));
   }
 
   async finalizeJob(jobId: string, o: FinalizeOptions): Promise<FinalizeOutcome> {
@@ -105,8 +105,8 @@ export class SqliteBatchStore implements BatchStore {
   }
 
   async chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]> {
-    const r = this.#d.q('SELECT rows FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ?').get(jobId, chunkNo) as Row | undefined;
-    return r ? decodeRows(r.rows) : [];
+    const r = this.#d.q('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND r.chunk_no = ?').get(jobId, chunkNo) as Row | undefined;
+    return r ? decodeRows(r.rows, jsonColumn<string[]>(r.columns)) : [];
   }
 
   async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {
@@ -195,7 +195,8 @@ export class SqliteBatchStore implements BatchStore {
 
   async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]> {
     const rows = this.#d.q(
-      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output FROM batch_chunk_rows r
+      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output, j.columns FROM batch_chunk_rows r
+         JOIN batch_jobs j ON j.id = r.job_id
          LEFT JOIN batch_chunks c ON c.job_id = r.job_id AND c.chunk_no = r.chunk_no
         WHERE r.job_id = ? AND r.last_row > ? ORDER BY r.last_row LIMIT ?`,
     ).all(jobId, afterRowId, limit) as Row[];

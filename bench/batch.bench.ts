@@ -3,12 +3,17 @@
 // (upstream bound: rows / 100 per call × 0.1 s / 10 = 100 s for a million), then the same file
 // again with every number cached. Prints wall time (upload to done) as a multiple of the bound,
 // rows/s and the server's peak RSS. BENCH_NAMES=1 adds a 상호 column (rows then get assessed).
+// BENCH_DATABASE_URL=postgres://… runs the server on PostgreSQL (a fresh schema, dropped after);
+// BENCH_NODE_ARGS passes flags to the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof");
+// BENCH_KEEP=1 keeps the working folder (server log) afterwards.
 import { execFileSync } from 'node:child_process';
 import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
+import { randomBytes } from 'node:crypto';
 import { checkDigitOf } from '../src/domain/bizno.ts';
+import { PostgresStore } from '../src/store/postgres.ts';
 import { startChild } from './lib.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -19,6 +24,8 @@ const boundS = (rows / 100) * (LATENCY_MS / 1000) / IN_FLIGHT;
 const root = path.resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'bizcheck-bench-batch-'));
 const file = path.join(dir, 'customers.csv');
+const pgUrl = process.env.BENCH_DATABASE_URL || undefined;
+const pgSchema = `bench_${randomBytes(6).toString('hex')}`;
 
 async function writeFile(): Promise<void> {
   const out = createWriteStream(file);
@@ -40,14 +47,17 @@ function peakRssMb(pid: number): number {
 
 const env = {
   DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', NTS_SERVICE_KEY: 'bench', NTS_CONCURRENCY: String(IN_FLIGHT),
-  BATCH_MAX_ROWS: String(rows), BATCH_MAX_FILE_BYTES: String(2 * 1024 ** 3), ...(process.env.DATABASE_URL ? {} : { DATABASE_URL: '' }),
+  BATCH_MAX_ROWS: String(rows), BATCH_MAX_FILE_BYTES: String(2 * 1024 ** 3), DATABASE_URL: pgUrl ?? '', ...(pgUrl ? { DATABASE_SCHEMA: pgSchema } : {}),
 };
 const logFile = path.join(dir, 'server.log');
 
 await writeFile();
 const nts = await startChild([path.join(root, 'scripts/fake-nts.ts'), '--latency-ms', String(LATENCY_MS)], {}, logFile, '/').catch(() => null);
 if (!nts) throw new Error(`fake NTS did not start; see ${logFile}`);
-const server = await startChild([path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url }, logFile);
+// the server runs with the node flags of `npm start` (its heap limits are part of what is measured)
+const startScript = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+const nodeArgs = [...startScript.filter((a) => a.startsWith('--')), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+const server = await startChild([...nodeArgs, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url }, logFile);
 try {
   const cli = (...args: string[]) =>
     JSON.parse(execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'src/cli/main.ts'), ...args], { env: { ...process.env, ...env } }).toString()) as Record<string, string>;
@@ -84,13 +94,18 @@ try {
         `${(wallS / boundS).toFixed(2)} × bound  ${Math.round(rows / wallS).toLocaleString('en-US')} rows/s  peak RSS ${peakRssMb(server.proc.pid!).toFixed(0)} MB`,
     );
   }
-  console.log(`bench:batch — ${rows.toLocaleString('en-US')} rows${withNames ? ' with names' : ''}, fake NTS ${LATENCY_MS} ms/call, ${IN_FLIGHT} in flight, upstream bound ${boundS.toFixed(1)} s, store ${process.env.DATABASE_URL ? 'postgres' : 'sqlite'}`);
+  console.log(`bench:batch — ${rows.toLocaleString('en-US')} rows${withNames ? ' with names' : ''}, fake NTS ${LATENCY_MS} ms/call, ${IN_FLIGHT} in flight, upstream bound ${boundS.toFixed(1)} s, store ${pgUrl ? 'postgres' : 'sqlite'}`);
   await runOnce('upstream');
   await runOnce('all cached');
   rmSync(file);
 } finally {
   await server.stop();
   await nts.stop();
-  if (process.exitCode) console.error(`kept ${dir} for inspection`);
+  if (pgUrl) {
+    const pg = new PostgresStore({ url: pgUrl, schema: pgSchema });
+    await pg.dropSchema();
+    await pg.close();
+  }
+  if (process.exitCode || process.env.BENCH_KEEP === '1') console.error(`kept ${dir} for inspection`);
   else rmSync(dir, { recursive: true, force: true });
 }

@@ -6,6 +6,7 @@ import { AppError } from '../errors.ts';
 import type { BatchService } from '../batch/batch-service.ts';
 import { BatchAccepted, batchStatusBody, BatchStatusBody, jobSummary, RESULT_COLUMNS, resultRecord } from '../batch/batch-view.ts';
 import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
+import { allRows, getRow, rowsAfter } from '../batch/job-rows.ts';
 import type { BatchJob } from '../store/batch-store.ts';
 import type { Account, Store } from '../store/store.ts';
 import { requireAccount } from './auth.ts';
@@ -125,7 +126,7 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
       },
       async (request) => {
         const job = await ownJob(store, requireAccount(request), request.params.job_id);
-        const preview = await store.batches.rowsAfter(job.id, 0, request.query.preview ?? 10);
+        const preview = await rowsAfter(store.batches, job.id, 0, request.query.preview ?? 10);
         return batchStatusBody(job, await store.batches.counts(job.id), preview);
       },
     );
@@ -145,12 +146,7 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
         const format = request.query.format ?? 'csv';
         const columns = [...job.columns.map((c) => `input:${c}`), ...RESULT_COLUMNS];
         async function* records() {
-          for (let after = 0; ; ) {
-            const page = await store.batches.rowsAfter(job.id, after, 1000);
-            if (page.length === 0) return;
-            for (const row of page) yield resultRecord(job, row);
-            after = page.at(-1)!.rowId;
-          }
+          for await (const row of allRows(store.batches, job.id)) yield resultRecord(job, row);
         }
         const base = (job.filename ?? job.id).replace(/\.[^.]+$/, '');
         const types = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', json: 'application/json; charset=utf-8' } as const;
@@ -181,7 +177,7 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
       async (request) => {
         const account = requireAccount(request);
         const job = await ownJob(store, account, request.params.job_id);
-        const row = await store.batches.getRow(job.id, request.body.row_id);
+        const row = await getRow(store.batches, job.id, request.body.row_id);
         if (!row) throw new AppError('not_found', `job ${job.id} has no row ${request.body.row_id} (it has ${job.total})`);
         if (!row.result) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
         const at = new Date().toISOString();

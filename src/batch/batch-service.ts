@@ -1,6 +1,7 @@
-// Creating a batch job from an uploaded file: rows stream from the file into the store as they
-// are read (never the whole file in memory), then one transaction charges the quota and queues
-// the job. Any failure before that leaves nothing behind.
+// Creating a batch job from an uploaded file: rows stream from the file into the store a chunk at
+// a time as they are read (never the whole file in memory), the distinct numbers are counted on
+// the way, then one transaction charges the quota and queues the job. Any failure before that
+// leaves nothing behind.
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { monthlyLimit } from '../domain/plans.ts';
@@ -12,6 +13,7 @@ import type { BatchJob, BatchRowInput } from '../store/batch-store.ts';
 import type { Account, Store } from '../store/store.ts';
 import { isFileError } from './files/errors.ts';
 import { openRows, type ColumnOverrides } from './files/read-rows.ts';
+import { NumberTally } from './number-tally.ts';
 
 export interface UploadRequest {
   account: Account;
@@ -32,9 +34,6 @@ export interface BatchLimits {
   maxFileBytes: number;
   chunkSize: number;
 }
-
-/** rows written per store call while the file streams in */
-const APPEND_BATCH = 2_000;
 
 export class BatchService {
   readonly #store: Store;
@@ -94,20 +93,33 @@ export class BatchService {
       throw err;
     }
     try {
-      let batch: BatchRowInput[] = [];
-      for await (const row of opened.rows) {
-        batch.push({ rowId: row.rowId, bnoRaw: row.bnoRaw, bno: row.bno, valid: row.bno !== null && hasValidCheckDigit(row.bno), name: row.name, address: row.address, cells: row.cells });
-        if (batch.length >= APPEND_BATCH) {
-          await this.#store.batches.appendRows(jobId, batch);
-          batch = [];
+      const chunkSize = this.#limits.chunkSize;
+      const tally = new NumberTally();
+      let chunk: BatchRowInput[] = [];
+      let chunkNo = 1;
+      let total = 0;
+      for await (const rows of opened.batches) {
+        for (const row of rows) {
+          const valid = row.bno !== null && hasValidCheckDigit(row.bno);
+          if (valid) tally.add(row.bno!, chunkNo);
+          chunk.push({ rowId: row.rowId, bnoRaw: row.bnoRaw, bno: row.bno, valid, name: row.name, address: row.address, cells: row.cells });
+          total = row.rowId;
+          if (chunk.length === chunkSize) {
+            await this.#store.batches.appendChunk(jobId, chunkNo++, chunk, opened.headers);
+            chunk = [];
+          }
         }
       }
-      await this.#store.batches.appendRows(jobId, batch);
+      await this.#store.batches.appendChunk(jobId, chunkNo, chunk, opened.headers);
       if (req.truncated?.()) throw this.#tooLarge();
       const fingerprint = hash.digest('hex');
       const account = req.account;
       const out = await this.#store.batches.finalizeJob(jobId, {
-        chunkSize: this.#limits.chunkSize,
+        chunkSize,
+        total,
+        distinct: tally.size,
+        sharedNumbers: tally.sharedNumbers(),
+        sharedChunks: tally.sharedChunks(),
         limit: monthlyLimit(account.plan, account.quotaLimit),
         charge: !req.offline,
         paid: req.paid,

@@ -1,19 +1,19 @@
-// One chunk of a batch job: its rows' distinct numbers looked up once (or reused from earlier
-// chunks of the job), each row verified and, with a name, assessed; then everything committed
-// with the chunk in one transaction (BatchStore.completeChunk).
-import { hasValidCheckDigit } from '../domain/bizno.ts';
-import { buildVerification, type Verification } from '../domain/verification.ts';
+// One chunk of a batch job: its distinct numbers looked up once (or taken from what an earlier
+// chunk of the job recorded for a shared number), the rows with a name assessed, the rest left to
+// be rebuilt from their answers when read (job-rows.ts); then everything is committed with the
+// chunk in one transaction (BatchStore.completeChunk).
 import type { StatusAnswer, StatusService } from '../registry/types.ts';
-import type { BatchJob, BatchRow, BatchRowResult, NumberOutcome } from '../store/batch-store.ts';
+import type { BatchJob, BatchRowInput, ChunkCompletion, ChunkOutput, NumberOutcome, SharedNumber, Tally } from '../store/batch-store.ts';
 import type { Account } from '../store/store.ts';
 import type { AssessService } from '../verification/assess-service.ts';
+import { lookupNumber, statusOf, verificationOf } from './job-rows.ts';
 
 export interface ChunkInputs {
   job: BatchJob;
   account: Account;
-  rows: readonly BatchRow[];
-  /** answers already recorded by earlier chunks of this job */
-  known: ReadonlyMap<string, StatusAnswer | null>;
+  rows: readonly BatchRowInput[];
+  /** the chunk's numbers that other chunks share, with the answer recorded for them so far */
+  shared: ReadonlyMap<string, SharedNumber>;
 }
 
 export interface ChunkDeps {
@@ -22,32 +22,49 @@ export interface ChunkDeps {
   now: () => Date;
 }
 
-export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise<{ results: BatchRowResult[]; numbers: NumberOutcome[] }> {
-  const { job, account, rows, known } = input;
-  const fresh = [...new Set(rows.filter((r) => r.valid && r.bno && !known.has(r.bno)).map((r) => r.bno!))];
-  const looked = fresh.length > 0 ? await deps.status.lookup(fresh, { offline: job.offline }) : { answers: new Map<string, StatusAnswer>(), unanswered: new Map() };
-  const numbers: NumberOutcome[] = fresh.map((bno) => {
-    const answer = looked.answers.get(bno) ?? null;
-    // offline jobs were never charged; an unanswered or stale number is given back
-    return { bno, answer, refund: !job.offline && (answer === null || answer.stale) };
-  });
-  const answerOf = (bno: string): StatusAnswer | null => (known.has(bno) ? (known.get(bno) ?? null) : (looked.answers.get(bno) ?? null));
-
-  const results: BatchRowResult[] = [];
+/** The distinct check-digit-valid numbers of some rows. */
+export function chunkNumbers(rows: readonly BatchRowInput[]): string[] {
+  const out = new Set<string>();
   for (const row of rows) {
-    const bno = row.bno ?? row.bnoRaw;
-    const invalid = !row.valid || !row.bno || !hasValidCheckDigit(row.bno);
-    let v: Verification = buildVerification(bno, invalid ? null : answerOf(row.bno!), { invalid, locale: 'ko' });
-    let features: Record<string, number> | null = null;
-    let addressKey: string | null = null;
-    const name = row.name?.trim();
-    if (name) {
-      const assessed = await deps.assess.assess(account, v, { name, address: row.address ?? undefined }, 'ko', deps.now());
-      v = { ...v, ...assessed.fields, address: assessed.address };
-      features = assessed.features;
-      addressKey = assessed.addressKey;
-    }
-    results.push({ rowId: row.rowId, result: v as unknown as Record<string, unknown>, bizStatus: v.biz_status, grade: v.grade, features, addressKey });
+    const bno = lookupNumber(row);
+    if (bno !== null) out.add(bno);
   }
-  return { results, numbers };
+  return [...out];
+}
+
+export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise<ChunkCompletion> {
+  const { job, account, rows, shared } = input;
+  const all = chunkNumbers(rows);
+  const answers: ChunkOutput['answers'] = new Map();
+  const fresh: string[] = [];
+  for (const bno of all) {
+    const s = shared.get(bno);
+    if (s?.answered) answers.set(bno, s.answer);
+    else fresh.push(bno);
+  }
+  const looked = fresh.length > 0 ? (await deps.status.lookup(fresh, { offline: job.offline })).answers : new Map<string, StatusAnswer>();
+  const numbers: NumberOutcome[] = fresh.map((bno) => {
+    const answer = looked.get(bno) ?? null;
+    answers.set(bno, answer);
+    // offline jobs were never charged; an unanswered or stale number is given back
+    return { bno, answer, refund: !job.offline && (answer === null || answer.stale), shared: shared.has(bno) };
+  });
+
+  const scored: ChunkOutput['scored'] = new Map();
+  const counts: Tally = { byStatus: {}, byGrade: {} };
+  for (const row of rows) {
+    const name = row.name?.trim();
+    if (!name) {
+      const status = statusOf(row, answers);
+      counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
+      continue;
+    }
+    const v = verificationOf(row, answers);
+    const assessed = await deps.assess.assess(account, v, { name, address: row.address ?? undefined }, 'ko', deps.now());
+    const result = { ...v, ...assessed.fields, address: assessed.address };
+    scored.set(row.rowId, { result, features: assessed.features, addressKey: assessed.addressKey });
+    counts.byStatus[result.biz_status] = (counts.byStatus[result.biz_status] ?? 0) + 1;
+    if (result.grade) counts.byGrade[result.grade] = (counts.byGrade[result.grade] ?? 0) + 1;
+  }
+  return { output: { answers, scored }, numbers, counts, rows: rows.length };
 }

@@ -6,8 +6,11 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { StatusService } from '../registry/types.ts';
 import type { AssessService } from '../verification/assess-service.ts';
-import { processChunk } from '../batch/process-chunk.ts';
-import type { ChunkLease } from '../store/batch-store.ts';
+import { chunkNumbers, processChunk } from '../batch/process-chunk.ts';
+import type { ChunkLease, SharedNumber } from '../store/batch-store.ts';
+
+/** rounds of one chunk against shared numbers recorded meanwhile (each round settles some for good) */
+const MAX_ROUNDS = 5;
 
 export interface BatchWorkerOptions {
   store: Store;
@@ -101,11 +104,20 @@ export class BatchWorker {
     const job = await store.batches.getJob(lease.jobId);
     const account = job ? await store.getAccount(job.accountId) : null;
     if (!job || !account) return; // deleted meanwhile: its chunks went with it
-    const rows = await store.batches.rowsBetween(lease.jobId, lease.firstRow, lease.lastRow);
-    const bnos = [...new Set(rows.filter((r) => r.valid && r.bno).map((r) => r.bno!))];
-    const known = await store.batches.jobNumbers(lease.jobId, bnos);
-    const { results, numbers } = await processChunk({ status: this.#o.status, assess: this.#o.assess, now: this.#o.now }, { job, account, rows, known });
-    const committed = await store.batches.completeChunk(lease, this.#holder, results, numbers, this.#o.now());
-    if (!committed) this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
+    const rows = await store.batches.chunkRows(lease.jobId, lease.chunkNo);
+    let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
+    // A shared number another chunk recorded first with another answer (only when both looked it
+    // up at once) sends the chunk round again with that answer; each round settles more of them.
+    for (let round = 1; round <= MAX_ROUNDS; round++) {
+      const done = await processChunk({ status: this.#o.status, assess: this.#o.assess, now: this.#o.now }, { job, account, rows, shared });
+      const out = await store.batches.completeChunk(lease, this.#holder, done, this.#o.now());
+      if (out.status === 'done') return;
+      if (out.status === 'lost') {
+        this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
+        return;
+      }
+      shared = new Map([...shared, ...[...out.answers].map(([bno, answer]) => [bno, { answered: true, answer }] as const)]);
+    }
+    throw new Error(`chunk ${lease.chunkNo}: its shared numbers kept being recorded by other chunks`);
   }
 }

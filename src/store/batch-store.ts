@@ -1,6 +1,8 @@
-// Storage of batch jobs: the job, its rows (input and result), its chunks (the unit of work a
-// worker leases), its distinct numbers (answer and refund, once each) and running counts.
-// Two implementations (batches-sqlite.ts, batches-postgres.ts) pass test/batch-store.test.ts.
+// Storage of batch jobs: the job, its rows (stored a chunk at a time: the unit a worker leases),
+// each chunk's output (the answer of every number in it and the results of the rows that were
+// scored), the numbers shared by several chunks (answer and refund, once per job) and running
+// counts. Two implementations (batches-sqlite.ts, batches-postgres.ts) pass
+// test/batch-store.test.ts.
 import type { StatusAnswer } from '../registry/types.ts';
 
 export type BatchStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed';
@@ -54,21 +56,49 @@ export interface BatchRow extends BatchRowInput {
   addressKey: string | null;
 }
 
-export interface BatchRowResult {
-  rowId: number;
+/** A row that was scored (it has a name): its result cannot be rebuilt from the answer alone. */
+export interface ScoredRow {
   result: Record<string, unknown>;
-  bizStatus: string;
-  grade: string | null;
+  /** what the model saw, kept for labels and refits */
   features: Record<string, number> | null;
   addressKey: string | null;
 }
 
-/** A distinct number's outcome within a job. `refund` gives its lookup back (unanswered, stale, offline). */
+/**
+ * What a processed chunk keeps. Rows without a name are not scored: their result is a pure
+ * function of their number's answer, so only the answer is stored (once per number) and the
+ * result is rebuilt when read (src/batch/job-rows.ts).
+ */
+export interface ChunkOutput {
+  /** every check-digit-valid number of the chunk → the answer the job recorded for it (null: none) */
+  answers: Map<string, StatusAnswer | null>;
+  /** scored rows by row id */
+  scored: Map<number, ScoredRow>;
+}
+
+/** A chunk's rows as uploaded, with its output once processed. */
+export interface StoredChunk {
+  chunkNo: number;
+  firstRow: number;
+  lastRow: number;
+  rows: BatchRowInput[];
+  output: ChunkOutput | null;
+}
+
+/**
+ * A number looked up by a chunk. `refund` gives its lookup back (unanswered, stale). `shared`:
+ * the number also occurs in other chunks of the job, so its answer and refund are recorded once
+ * per job (the first chunk to commit one wins); otherwise the chunk's own commit is the once.
+ */
 export interface NumberOutcome {
   bno: string;
   answer: StatusAnswer | null;
   refund: boolean;
+  shared: boolean;
 }
+
+/** A shared number of a job: its recorded answer, or not answered yet. */
+export type SharedNumber = { answered: false } | { answered: true; answer: StatusAnswer | null };
 
 export interface ChunkLease {
   jobId: string;
@@ -76,21 +106,66 @@ export interface ChunkLease {
   firstRow: number;
   lastRow: number;
   attempts: number;
+  /** the chunk has numbers that occur in other chunks too (see NumberOutcome.shared) */
+  shared: boolean;
 }
+
+export interface Tally {
+  byStatus: Record<string, number>;
+  byGrade: Record<string, number>;
+}
+
+export interface ChunkCompletion {
+  output: ChunkOutput;
+  /** the numbers this chunk looked up (not those it took from earlier chunks) */
+  numbers: readonly NumberOutcome[];
+  /** the chunk's rows by status and grade, added to the job's counts */
+  counts: Tally;
+  rows: number;
+}
+
+export type CompleteOutcome =
+  | { status: 'done' }
+  /** another worker took the chunk over: nothing was written */
+  | { status: 'lost' }
+  /** shared numbers another chunk recorded first, with other answers: nothing was written; redo the chunk with these */
+  | { status: 'conflict'; answers: Map<string, StatusAnswer | null> };
 
 export type FinalizeOutcome =
   | { ok: true; job: BatchJob }
   | { ok: false; needed: number; remaining: number };
 
+export interface FinalizeOptions {
+  chunkSize: number;
+  limit: number;
+  charge: boolean;
+  paid: boolean;
+  now: Date;
+  fingerprint?: string;
+  columns?: string[];
+  /** data rows appended (row ids 1..total) */
+  total: number;
+  /** distinct check-digit-valid numbers: what is charged */
+  distinct: number;
+  /** numbers that occur in more than one chunk */
+  sharedNumbers: readonly string[];
+  /** chunks holding any of them */
+  sharedChunks: readonly number[];
+}
+
 export interface BatchStore {
   createJob(job: Omit<BatchJob, 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt'>): Promise<void>;
-  appendRows(jobId: string, rows: readonly BatchRowInput[]): Promise<void>;
   /**
-   * In one transaction: counts rows and distinct check-digit-valid numbers, charges them to the
-   * month (unless `charge` is false) — all within the limit, or with the excess as overage when
-   * `paid`, or nothing and { ok: false } — creates the chunks and queues the job.
+   * Stores rows firstRow..lastRow of an uploading job as chunk `chunkNo` (rows in order, none
+   * missing); `columns` are the headers read so far, in file order (the cells' keys are a prefix).
    */
-  finalizeJob(jobId: string, opts: { chunkSize: number; limit: number; charge: boolean; paid: boolean; now: Date; fingerprint?: string; columns?: string[] }): Promise<FinalizeOutcome>;
+  appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void>;
+  /**
+   * In one transaction: charges the job's distinct numbers to the month (unless `charge` is
+   * false) — all within the limit, or with the excess as overage when `paid`, or nothing and
+   * { ok: false } — records its shared numbers, creates the chunks and queues the job.
+   */
+  finalizeJob(jobId: string, opts: FinalizeOptions): Promise<FinalizeOutcome>;
   /** Deletes a job and everything of it (a failed upload, a refused job). */
   discardJob(jobId: string): Promise<void>;
   /** Deletes uploads a crashed process left behind; returns how many. */
@@ -102,19 +177,18 @@ export interface BatchStore {
 
   /** Leases the oldest pending (or expired) chunk of any job; marks its job processing. */
   claimChunk(holder: string, leaseMs: number, now: Date): Promise<ChunkLease | null>;
-  rowsBetween(jobId: string, firstRow: number, lastRow: number): Promise<BatchRow[]>;
-  /** Answers already recorded for these numbers in this job. */
-  jobNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, StatusAnswer | null>>;
+  chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]>;
+  /** The state of these numbers among the job's shared numbers (numbers not shared are absent). */
+  sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>>;
   /**
-   * In one transaction, if `holder` still holds the lease: writes the results, records the numbers
-   * first seen here and refunds those marked (each number once per job), adds to the job's
-   * counts and progress, marks the chunk done and the job done when it was the last. False when
-   * the lease was lost (another worker took the chunk over): nothing is written.
+   * In one transaction, if `holder` still holds the lease: records the shared numbers' answers
+   * (those still unrecorded) and refunds what is marked — each number once per job —, stores the
+   * chunk's output, adds to the job's counts and progress, marks the chunk done and the job done
+   * when it was the last.
    */
-  completeChunk(lease: ChunkLease, holder: string, results: readonly BatchRowResult[], numbers: readonly NumberOutcome[], now: Date): Promise<boolean>;
+  completeChunk(lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome>;
   failJob(jobId: string, reason: string, now: Date): Promise<void>;
-  counts(jobId: string): Promise<{ byStatus: Record<string, number>; byGrade: Record<string, number> }>;
-  /** Rows in file order after `afterRowId`, at most `limit`. */
-  rowsAfter(jobId: string, afterRowId: number, limit: number): Promise<BatchRow[]>;
-  getRow(jobId: string, rowId: number): Promise<BatchRow | null>;
+  counts(jobId: string): Promise<Tally>;
+  /** Chunks in file order whose rows come after `afterRowId`, at most `limit` chunks. */
+  chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]>;
 }

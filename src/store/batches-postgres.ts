@@ -3,9 +3,19 @@
 // lease inside their transaction.
 import type pg from 'pg';
 import type { StatusAnswer } from '../registry/types.ts';
-import type { BatchJob, BatchRow, BatchRowInput, BatchRowResult, BatchStore, ChunkLease, FinalizeOutcome, NumberOutcome } from './batch-store.ts';
-import { toJob, toRow } from './batch-rows.ts';
+import type {
+  BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NumberOutcome, SharedNumber, StoredChunk, Tally,
+} from './batch-store.ts';
+import { decodeRows, encodeOutput, encodeRows, jsonColumn, toJob, toLease, toStoredChunk } from './batch-rows.ts';
 import type { Row } from './rows.ts';
+
+/** Thrown inside a transaction to roll it back and report what another chunk recorded first. */
+class SharedConflict {
+  readonly answers: Map<string, StatusAnswer | null>;
+  constructor(answers: Map<string, StatusAnswer | null>) {
+    this.answers = answers;
+  }
+}
 
 export class PostgresBatchStore implements BatchStore {
   readonly #pool: pg.Pool;
@@ -36,40 +46,35 @@ export class PostgresBatchStore implements BatchStore {
     );
   }
 
-  async appendRows(jobId: string, rows: readonly BatchRowInput[]): Promise<void> {
+  async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.#pool.query(
-      `INSERT INTO batch_rows (job_id, row_id, b_no_raw, b_no, valid, name, address, cells)
-       SELECT $1, * FROM unnest($2::int[], $3::text[], $4::text[], $5::bool[], $6::text[], $7::text[], $8::jsonb[])`,
-      [jobId, rows.map((r) => r.rowId), rows.map((r) => r.bnoRaw), rows.map((r) => r.bno), rows.map((r) => r.valid), rows.map((r) => r.name), rows.map((r) => r.address), rows.map((r) => JSON.stringify(r.cells))],
-    );
+    await this.#pool.query('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows) VALUES ($1, $2, $3, $4, $5)', [jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns)]);
   }
 
-  async finalizeJob(jobId: string, o: { chunkSize: number; limit: number; charge: boolean; paid: boolean; now: Date; fingerprint?: string; columns?: string[] }): Promise<FinalizeOutcome> {
+  async finalizeJob(jobId: string, o: FinalizeOptions): Promise<FinalizeOutcome> {
     return this.#tx(async (c) => {
       const job = toJob((await c.query('SELECT * FROM batch_jobs WHERE id = $1 FOR UPDATE', [jobId])).rows[0] as Row);
-      const counts = (await c.query('SELECT count(*)::int AS total, max(row_id) AS last, count(DISTINCT b_no) FILTER (WHERE valid)::int AS distinct_numbers FROM batch_rows WHERE job_id = $1', [jobId])).rows[0] as Row;
-      const total = Number(counts.total);
-      const distinct = Number(counts.distinct_numbers);
       let charged = 0;
       let overage = 0;
-      if (o.charge && distinct > 0) {
+      if (o.charge && o.distinct > 0) {
         await c.query('INSERT INTO usage_months (account_id, month) VALUES ($1, $2) ON CONFLICT DO NOTHING', [job.accountId, job.month]);
         // the row lock serialises this job's charge with every other reservation of the account
         const used = Number(((await c.query('SELECT used FROM usage_months WHERE account_id = $1 AND month = $2 FOR UPDATE', [job.accountId, job.month])).rows[0] as Row).used);
         const remaining = Math.max(0, o.limit - used);
-        if (distinct > remaining && !o.paid) return { ok: false, needed: distinct, remaining };
-        charged = Math.min(distinct, remaining);
-        overage = distinct - charged;
+        if (o.distinct > remaining && !o.paid) return { ok: false, needed: o.distinct, remaining };
+        charged = Math.min(o.distinct, remaining);
+        overage = o.distinct - charged;
         await c.query('UPDATE usage_months SET used = used + $3, overage = overage + $4 WHERE account_id = $1 AND month = $2', [job.accountId, job.month, charged, overage]);
       }
-      const last = Number(counts.last ?? 0);
-      const chunks = Math.ceil(last / o.chunkSize);
+      if (o.sharedNumbers.length > 0) {
+        await c.query('INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT $1, unnest($2::text[]), NULL, false, false', [jobId, o.sharedNumbers]);
+      }
+      const chunks = Math.ceil(o.total / o.chunkSize);
       if (chunks > 0) {
         await c.query(
-          `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at)
-           SELECT $1, g, (g - 1) * $2 + 1, LEAST($3, g * $2), 'pending', $4 FROM generate_series(1, $5) AS g`,
-          [jobId, o.chunkSize, last, job.createdAt, chunks],
+          `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)
+           SELECT $1, g, (g - 1) * $2 + 1, LEAST($3, g * $2), 'pending', $4, g = ANY($6::int[]) FROM generate_series(1, $5) AS g`,
+          [jobId, o.chunkSize, o.total, job.createdAt, chunks, o.sharedChunks],
         );
       }
       const done = chunks === 0;
@@ -78,7 +83,7 @@ export class PostgresBatchStore implements BatchStore {
           `UPDATE batch_jobs SET status = $1, total = $2, distinct_numbers = $3, chunks_total = $4, charged = $5, overage = $6, finished_at = $7,
              fingerprint = coalesce($9, fingerprint), columns = coalesce($10::jsonb, columns)
             WHERE id = $8 RETURNING *`,
-          [done ? 'done' : 'queued', total, distinct, chunks, charged, overage, done ? o.now.toISOString() : null, jobId, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null],
+          [done ? 'done' : 'queued', o.total, o.distinct, chunks, charged, overage, done ? o.now.toISOString() : null, jobId, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null],
         )
       ).rows[0] as Row;
       return { ok: true, job: toJob(r) };
@@ -122,90 +127,93 @@ export class PostgresBatchStore implements BatchStore {
               SELECT job_id, chunk_no FROM batch_chunks
                WHERE state = 'pending' OR (state = 'leased' AND lease_expires_at < $3)
                ORDER BY job_created_at, job_id, chunk_no LIMIT 1 FOR UPDATE SKIP LOCKED)
-           RETURNING job_id, chunk_no, first_row, last_row, attempts`,
+           RETURNING job_id, chunk_no, first_row, last_row, attempts, shared`,
           [holder, new Date(now.getTime() + leaseMs).toISOString(), now.toISOString()],
         )
       ).rows[0] as Row | undefined;
       if (!r) return null;
       await c.query("UPDATE batch_jobs SET status = 'processing', started_at = coalesce(started_at, $2) WHERE id = $1 AND status = 'queued'", [r.job_id, now.toISOString()]);
-      return { jobId: String(r.job_id), chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), attempts: Number(r.attempts) };
+      return toLease(r);
     });
   }
 
-  async rowsBetween(jobId: string, firstRow: number, lastRow: number): Promise<BatchRow[]> {
-    const res = await this.#pool.query('SELECT * FROM batch_rows WHERE job_id = $1 AND row_id BETWEEN $2 AND $3 ORDER BY row_id', [jobId, firstRow, lastRow]);
-    return (res.rows as Row[]).map(toRow);
+  async chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]> {
+    const r = (await this.#pool.query('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = $1 AND r.chunk_no = $2', [jobId, chunkNo])).rows[0] as Row | undefined;
+    return r ? decodeRows(r.rows, jsonColumn<string[]>(r.columns)) : [];
   }
 
-  async jobNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, StatusAnswer | null>> {
-    const out = new Map<string, StatusAnswer | null>();
+  async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {
+    const out = new Map<string, SharedNumber>();
     if (bnos.length === 0) return out;
-    const res = await this.#pool.query('SELECT b_no, answer FROM batch_numbers WHERE job_id = $1 AND b_no = ANY($2::text[])', [jobId, bnos]);
-    for (const r of res.rows as Row[]) out.set(String(r.b_no), (r.answer as StatusAnswer | null) ?? null);
+    const res = await this.#pool.query('SELECT b_no, answer, answered FROM batch_numbers WHERE job_id = $1 AND b_no = ANY($2::text[])', [jobId, bnos]);
+    for (const r of res.rows as Row[]) out.set(String(r.b_no), r.answered ? { answered: true, answer: (r.answer as StatusAnswer | null) ?? null } : { answered: false });
     return out;
   }
 
-  async completeChunk(lease: ChunkLease, holder: string, results: readonly BatchRowResult[], numbers: readonly NumberOutcome[], now: Date): Promise<boolean> {
-    return this.#tx(async (c) => {
-      const held = await c.query("SELECT 1 FROM batch_chunks WHERE job_id = $1 AND chunk_no = $2 AND state = 'leased' AND holder = $3 FOR UPDATE", [lease.jobId, lease.chunkNo, holder]);
-      if (!held.rowCount) return false;
-      const job = toJob((await c.query('SELECT * FROM batch_jobs WHERE id = $1 FOR UPDATE', [lease.jobId])).rows[0] as Row);
-      if (results.length > 0) {
-        await c.query(
-          `UPDATE batch_rows r SET result = v.result, biz_status = v.biz_status, grade = v.grade, features = v.features, address_key = v.address_key
-             FROM unnest($2::int[], $3::jsonb[], $4::text[], $5::text[], $6::jsonb[], $7::text[]) AS v(row_id, result, biz_status, grade, features, address_key)
-            WHERE r.job_id = $1 AND r.row_id = v.row_id`,
-          [
-            lease.jobId,
-            results.map((r) => r.rowId),
-            results.map((r) => JSON.stringify(r.result)),
-            results.map((r) => r.bizStatus),
-            results.map((r) => r.grade),
-            results.map((r) => (r.features ? JSON.stringify(r.features) : null)),
-            results.map((r) => r.addressKey),
-          ],
-        );
-      }
-      let refunds = 0;
-      if (numbers.length > 0) {
-        const inserted = await c.query(
-          `INSERT INTO batch_numbers (job_id, b_no, answer, refunded)
-           SELECT $1, * FROM unnest($2::text[], $3::jsonb[], $4::bool[]) ON CONFLICT DO NOTHING RETURNING refunded`,
-          [lease.jobId, numbers.map((n) => n.bno), numbers.map((n) => (n.answer ? JSON.stringify(n.answer) : null)), numbers.map((n) => n.refund)],
-        );
-        refunds = (inserted.rows as Row[]).filter((r) => Boolean(r.refunded)).length;
-      }
-      const refundedOverage = Math.min(refunds, job.overage);
-      if (refunds > 0) {
-        // overage first: a refund takes back what was billed beyond the plan before the plan's own lookups
-        await c.query('UPDATE usage_months SET overage = GREATEST(overage - $3, 0), used = GREATEST(used - $4, 0) WHERE account_id = $1 AND month = $2', [
-          job.accountId, job.month, refundedOverage, refunds - refundedOverage,
-        ]);
-      }
-      const tally = new Map<string, number>();
-      for (const r of results) {
-        tally.set(`status\u0000${r.bizStatus}`, (tally.get(`status\u0000${r.bizStatus}`) ?? 0) + 1);
-        if (r.grade) tally.set(`grade\u0000${r.grade}`, (tally.get(`grade\u0000${r.grade}`) ?? 0) + 1);
-      }
-      if (tally.size > 0) {
-        const keys = [...tally.keys()].map((k) => k.split('\u0000'));
-        await c.query(
-          `INSERT INTO batch_counts (job_id, kind, value, n) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[])
-           ON CONFLICT (job_id, kind, value) DO UPDATE SET n = batch_counts.n + excluded.n`,
-          [lease.jobId, keys.map((k) => k[0]), keys.map((k) => k[1]), [...tally.values()]],
-        );
-      }
-      await c.query("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL WHERE job_id = $1 AND chunk_no = $2", [lease.jobId, lease.chunkNo]);
+  async completeChunk(lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
+    try {
+      return await this.#tx((c) => this.#complete(c, lease, holder, done, now));
+    } catch (err) {
+      if (err instanceof SharedConflict) return { status: 'conflict', answers: err.answers };
+      throw err;
+    }
+  }
+
+  async #complete(c: pg.PoolClient, lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
+    const held = await c.query("SELECT 1 FROM batch_chunks WHERE job_id = $1 AND chunk_no = $2 AND state = 'leased' AND holder = $3 FOR UPDATE", [lease.jobId, lease.chunkNo, holder]);
+    if (!held.rowCount) return { status: 'lost' };
+    const job = toJob((await c.query('SELECT * FROM batch_jobs WHERE id = $1 FOR UPDATE', [lease.jobId])).rows[0] as Row);
+    const refunds = done.numbers.filter((n) => !n.shared && n.refund).length + (await this.#recordShared(c, lease.jobId, done.numbers.filter((n) => n.shared)));
+    const refundedOverage = Math.min(refunds, job.overage);
+    if (refunds > 0) {
+      // overage first: a refund takes back what was billed beyond the plan before the plan's own lookups
+      await c.query('UPDATE usage_months SET overage = GREATEST(overage - $3, 0), used = GREATEST(used - $4, 0) WHERE account_id = $1 AND month = $2', [
+        job.accountId, job.month, refundedOverage, refunds - refundedOverage,
+      ]);
+    }
+    const tally = [...Object.entries(done.counts.byStatus).map(([v, n]) => ['status', v, n] as const), ...Object.entries(done.counts.byGrade).map(([v, n]) => ['grade', v, n] as const)];
+    if (tally.length > 0) {
       await c.query(
-        `UPDATE batch_jobs SET processed = processed + $2, chunks_done = chunks_done + 1, refunded = refunded + $3,
-           overage = overage - $4, charged = charged - $5,
-           status = CASE WHEN chunks_done + 1 >= chunks_total THEN 'done' ELSE status END,
-           finished_at = CASE WHEN chunks_done + 1 >= chunks_total THEN $6::timestamptz ELSE finished_at END
-         WHERE id = $1`,
-        [lease.jobId, results.length, refunds, refundedOverage, refunds - refundedOverage, now.toISOString()],
+        `INSERT INTO batch_counts (job_id, kind, value, n) SELECT $1, * FROM unnest($2::text[], $3::text[], $4::int[])
+         ON CONFLICT (job_id, kind, value) DO UPDATE SET n = batch_counts.n + excluded.n`,
+        [lease.jobId, tally.map((t) => t[0]), tally.map((t) => t[1]), tally.map((t) => t[2])],
       );
-      return true;
-    });
+    }
+    await c.query("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = $3 WHERE job_id = $1 AND chunk_no = $2", [lease.jobId, lease.chunkNo, encodeOutput(done.output)]);
+    await c.query(
+      `UPDATE batch_jobs SET processed = processed + $2, chunks_done = chunks_done + 1, refunded = refunded + $3,
+         overage = overage - $4, charged = charged - $5,
+         status = CASE WHEN chunks_done + 1 >= chunks_total THEN 'done' ELSE status END,
+         finished_at = CASE WHEN chunks_done + 1 >= chunks_total THEN $6::timestamptz ELSE finished_at END
+       WHERE id = $1`,
+      [lease.jobId, done.rows, refunds, refundedOverage, refunds - refundedOverage, now.toISOString()],
+    );
+    return { status: 'done' };
+  }
+
+  /** Records the shared numbers this chunk answers first; returns how many of those to refund. */
+  async #recordShared(c: pg.PoolClient, jobId: string, shared: readonly NumberOutcome[]): Promise<number> {
+    if (shared.length === 0) return 0;
+    const texts = shared.map((n) => (n.answer ? JSON.stringify(n.answer) : null));
+    const recorded = await c.query(
+      `UPDATE batch_numbers b SET answer = v.answer, refunded = v.refund, answered = true
+         FROM unnest($2::text[], $3::jsonb[], $4::bool[]) AS v(b_no, answer, refund)
+        WHERE b.job_id = $1 AND b.b_no = v.b_no AND NOT b.answered
+        RETURNING b.b_no, b.refunded`,
+      [jobId, shared.map((n) => n.bno), texts, shared.map((n) => n.refund)],
+    );
+    const mine = new Set((recorded.rows as Row[]).map((r) => String(r.b_no)));
+    const others = shared.filter((n) => !mine.has(n.bno));
+    if (others.length > 0) {
+      // recorded by another chunk first: fine when it is the same answer, else this chunk is redone with theirs
+      const theirs = await c.query(
+        `SELECT b.b_no, b.answer FROM batch_numbers b JOIN unnest($2::text[], $3::jsonb[]) AS v(b_no, answer) ON v.b_no = b.b_no
+          WHERE b.job_id = $1 AND b.answer IS DISTINCT FROM v.answer`,
+        [jobId, others.map((n) => n.bno), others.map((n) => (n.answer ? JSON.stringify(n.answer) : null))],
+      );
+      if (theirs.rowCount) throw new SharedConflict(new Map((theirs.rows as Row[]).map((r) => [String(r.b_no), (r.answer as StatusAnswer | null) ?? null])));
+    }
+    return (recorded.rows as Row[]).filter((r) => Boolean(r.refunded)).length;
   }
 
   async failJob(jobId: string, reason: string, now: Date): Promise<void> {
@@ -215,21 +223,22 @@ export class PostgresBatchStore implements BatchStore {
     });
   }
 
-  async counts(jobId: string): Promise<{ byStatus: Record<string, number>; byGrade: Record<string, number> }> {
-    const out = { byStatus: {} as Record<string, number>, byGrade: {} as Record<string, number> };
+  async counts(jobId: string): Promise<Tally> {
+    const out: Tally = { byStatus: {}, byGrade: {} };
     for (const r of (await this.#pool.query('SELECT kind, value, n FROM batch_counts WHERE job_id = $1', [jobId])).rows as Row[]) {
       (r.kind === 'status' ? out.byStatus : out.byGrade)[String(r.value)] = Number(r.n);
     }
     return out;
   }
 
-  async rowsAfter(jobId: string, afterRowId: number, limit: number): Promise<BatchRow[]> {
-    const res = await this.#pool.query('SELECT * FROM batch_rows WHERE job_id = $1 AND row_id > $2 ORDER BY row_id LIMIT $3', [jobId, afterRowId, limit]);
-    return (res.rows as Row[]).map(toRow);
-  }
-
-  async getRow(jobId: string, rowId: number): Promise<BatchRow | null> {
-    const r = (await this.#pool.query('SELECT * FROM batch_rows WHERE job_id = $1 AND row_id = $2', [jobId, rowId])).rows[0] as Row | undefined;
-    return r ? toRow(r) : null;
+  async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]> {
+    const res = await this.#pool.query(
+      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output, j.columns FROM batch_chunk_rows r
+         JOIN batch_jobs j ON j.id = r.job_id
+         LEFT JOIN batch_chunks c ON c.job_id = r.job_id AND c.chunk_no = r.chunk_no
+        WHERE r.job_id = $1 AND r.last_row > $2 ORDER BY r.last_row LIMIT $3`,
+      [jobId, afterRowId, limit],
+    );
+    return (res.rows as Row[]).map(toStoredChunk);
   }
 }

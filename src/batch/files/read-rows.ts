@@ -72,11 +72,22 @@ export interface OpenedRows {
   chosen: { bno: string; name: string | null; address: string | null };
   columns: ChosenColumns;
   rows: AsyncGenerator<FileRow>;
+  /** The same rows in batches (whatever the reader had ready): read either this or `rows`. */
+  batches: AsyncGenerator<FileRow[]>;
   /** Releases the input when the rows will not be read to the end. */
   close(): Promise<void>;
 }
 
-type Source = { records: AsyncGenerator<RawCell[]>; keys?: readonly string[]; sheet?: () => string | null };
+type Source = { records: AsyncGenerator<RawCell[][]>; keys?: readonly string[]; sheet?: () => string | null };
+
+/** One-record batches, for the readers that produce a record at a time. */
+async function* single(records: AsyncGenerator<RawCell[]>): AsyncGenerator<RawCell[][]> {
+  try {
+    for await (const r of records) yield [r];
+  } finally {
+    await records.return(undefined);
+  }
+}
 
 function openSource(body: Readable, kind: FileKind, encoding: TextEncoding | null, delimiter: Delimiter | null, opts: ReadOptions): Source {
   const maxColumns = opts.maxColumns ?? DEFAULT_LIMITS.maxColumns;
@@ -96,7 +107,7 @@ function openSource(body: Readable, kind: FileKind, encoding: TextEncoding | nul
         maxCellChars: opts.maxCellChars ?? DEFAULT_LIMITS.maxCellChars,
         maxColumns,
       });
-      return { records: json.records, keys: json.keys };
+      return { records: single(json.records), keys: json.keys };
     }
     case 'xlsx': {
       const xlsx = xlsxRecords(body, {
@@ -105,7 +116,7 @@ function openSource(body: Readable, kind: FileKind, encoding: TextEncoding | nul
         maxColumns,
         tmpDir: opts.tmpDir,
       });
-      return { records: xlsx.records, sheet: () => xlsx.sheet };
+      return { records: single(xlsx.records), sheet: () => xlsx.sheet };
     }
   }
 }
@@ -145,9 +156,16 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
     kind = detected.kind;
     const src = openSource(body, detected.kind, detected.encoding, detected.delimiter, opts);
     source = src;
+    let ready: RawCell[][] = [];
+    let at = 0;
     const next = async (): Promise<RawCell[] | null> => {
-      const r = await src.records.next();
-      return r.done ? null : r.value;
+      while (at >= ready.length) {
+        const r = await src.records.next();
+        if (r.done) return null;
+        ready = r.value;
+        at = 0;
+      }
+      return ready[at++]!;
     };
     const maxBlankRows = opts.maxBlankRows ?? DEFAULT_LIMITS.maxBlankRows;
     const header = src.keys
@@ -167,19 +185,41 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
       blankSeen: header.blankSeen,
     });
 
-    async function* rows(): AsyncGenerator<FileRow> {
+    /** Rows of some records; the rows before a record that breaks a limit still come out first. */
+    function* build(records: readonly RawCell[][], from = 0): Generator<FileRow[]> {
+      const out: FileRow[] = [];
       try {
+        for (let i = from; i < records.length; i++) {
+          const row = builder.build(records[i]!);
+          if (row) out.push(row);
+        }
+      } catch (err) {
+        if (out.length > 0) yield out;
+        throw err;
+      }
+      if (out.length > 0) yield out;
+    }
+
+    async function* batches(): AsyncGenerator<FileRow[]> {
+      try {
+        yield* build(pending.splice(0));
+        // the rest of the batch the header search stopped in
+        yield* build(ready, at);
+        at = ready.length;
         for (;;) {
-          const record = pending.shift() ?? (await next());
-          if (!record) return;
-          const row = builder.build(record);
-          if (row) yield row;
+          const r = await src.records.next();
+          if (r.done) return;
+          yield* build(r.value);
         }
       } catch (err) {
         throw mapError(err, kind, signal);
       } finally {
         await release();
       }
+    }
+
+    async function* rows(): AsyncGenerator<FileRow> {
+      for await (const batch of batches()) yield* batch;
     }
 
     return {
@@ -191,6 +231,7 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
       chosen: { bno: columns.bno.header, name: columns.name?.header ?? null, address: columns.address?.header ?? null },
       columns,
       rows: rows(),
+      batches: batches(),
       close: release,
     };
   } catch (err) {

@@ -1,0 +1,55 @@
+// Rows without a name keep no result of their own: it is rebuilt from their number's answer.
+// Rebuilt, it must be exactly what storing the result at processing time gave.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildVerification } from '../domain/verification.ts';
+import { sandboxRecord } from '../registry/sandbox.ts';
+import { SANDBOX_FIXED } from '../registry/sandbox.ts';
+import type { StatusAnswer } from '../registry/types.ts';
+import type { BatchRowInput, ChunkOutput } from '../store/batch-store.ts';
+import { decodeOutput, encodeOutput } from '../store/batch-rows.ts';
+import { rowOf, statusOf } from './job-rows.ts';
+
+const fixed = (status: string) => SANDBOX_FIXED.find((f) => f.status === status)!.bno;
+const answer = (bno: string, over: Partial<StatusAnswer> = {}): StatusAnswer => ({ record: sandboxRecord(bno), source: 'nts', checkedAt: '2026-11-22T01:02:03.000Z', fromCache: false, stale: false, ...over });
+const row = (rowId: number, bnoRaw: string, bno: string | null, valid: boolean): BatchRowInput => ({ rowId, bnoRaw, bno, valid, name: null, address: null, cells: { b_no: bnoRaw } });
+
+test('a rebuilt result equals the stored one would have been, for every kind of row', () => {
+  const rows = [
+    row(1, fixed('active'), fixed('active'), true),
+    row(2, fixed('closed'), fixed('closed'), true),
+    row(3, fixed('suspended'), fixed('suspended'), true),
+    row(4, fixed('unregistered'), fixed('unregistered'), true),
+    row(5, '1234567891', '1234567891', true), // unanswered: unknown
+    row(6, '123-45-67890', '1234567890', false), // check digit fails
+    row(7, '전화번호', null, false), // not a number
+    row(8, fixed('active'), fixed('active'), true), // the same number again
+    row(9, fixed('closed'), fixed('closed'), true),
+  ];
+  const answers: ChunkOutput['answers'] = new Map([
+    [fixed('active'), answer(fixed('active'))],
+    [fixed('closed'), answer(fixed('closed'), { fromCache: true, stale: true, checkedAt: '2026-11-01T00:00:00.000Z' })],
+    [fixed('suspended'), answer(fixed('suspended'), { source: 'sandbox' })],
+    [fixed('unregistered'), answer(fixed('unregistered'))],
+    ['1234567891', null],
+  ]);
+  // through storage, as a reader gets it
+  const chunk = { chunkNo: 1, firstRow: 1, lastRow: 9, rows, output: decodeOutput(encodeOutput({ answers, scored: new Map() })) };
+  for (const r of rows) {
+    const invalid = !r.valid || r.bno === null;
+    const stored = JSON.parse(JSON.stringify(buildVerification(r.bno ?? r.bnoRaw, invalid ? null : (answers.get(r.bno!) ?? null), { invalid, locale: 'ko' })));
+    const rebuilt = rowOf(chunk, r);
+    assert.deepEqual(rebuilt.result, stored, `row ${r.rowId}`);
+    assert.equal(statusOf(r, answers), stored.biz_status, `row ${r.rowId}: the counted status is the result's`);
+    assert.deepEqual([rebuilt.features, rebuilt.addressKey], [null, null]);
+  }
+  assert.deepEqual(rows.map((r) => statusOf(r, answers)), ['active', 'closed', 'suspended', 'unregistered', 'unknown', 'invalid', 'invalid', 'active', 'closed']);
+});
+
+test('a scored row reads its stored result; a row of an unprocessed chunk has none', () => {
+  const r = { ...row(1, fixed('active'), fixed('active'), true), name: '한빛' };
+  const scored = { result: { b_no: fixed('active'), grade: 'A' }, features: { status_closed: 0 }, addressKey: 'k1' };
+  const done = { chunkNo: 1, firstRow: 1, lastRow: 1, rows: [r], output: { answers: new Map([[fixed('active'), answer(fixed('active'))]]), scored: new Map([[1, scored]]) } };
+  assert.deepEqual(rowOf(done, r), { ...r, ...scored });
+  assert.deepEqual(rowOf({ ...done, output: null }, r), { ...r, result: null, features: null, addressKey: null });
+});

@@ -1,0 +1,76 @@
+// A job's rows as the API shows them. Scored rows (with a name) carry the result stored when
+// their chunk was processed; every other row's result is rebuilt from its number's answer, with
+// the same function that processing used, so it is what storing it would have given.
+import { hasValidCheckDigit } from '../domain/bizno.ts';
+import { buildVerification, statusFromNts, type BizStatus, type Verification } from '../domain/verification.ts';
+import type { StatusAnswer } from '../registry/types.ts';
+import type { BatchRow, BatchRowInput, BatchStore, ChunkOutput, StoredChunk } from '../store/batch-store.ts';
+
+type Answers = ChunkOutput['answers'];
+
+/** The number a row is looked up and charged by, or null when it does not pass the check digit. */
+export function lookupNumber(row: BatchRowInput): string | null {
+  return row.valid && row.bno && hasValidCheckDigit(row.bno) ? row.bno : null;
+}
+
+function answerOf(answers: Answers, bno: string): StatusAnswer | null {
+  return answers.get(bno) ?? null;
+}
+
+/** The unscored result of a row, given the answers of its chunk's numbers. */
+export function verificationOf(row: BatchRowInput, answers: Answers): Verification {
+  const bno = lookupNumber(row);
+  return bno === null ? buildVerification(row.bno ?? row.bnoRaw, null, { invalid: true, locale: 'ko' }) : buildVerification(bno, answerOf(answers, bno), { invalid: false, locale: 'ko' });
+}
+
+/** verificationOf(row, answers).biz_status without building the result (for the counts). */
+export function statusOf(row: BatchRowInput, answers: Answers): BizStatus {
+  const bno = lookupNumber(row);
+  if (bno === null) return 'invalid';
+  const answer = answerOf(answers, bno);
+  return answer ? statusFromNts(answer.record.b_stt_cd) : 'unknown';
+}
+
+export function rowOf(chunk: StoredChunk, row: BatchRowInput): BatchRow {
+  const out = chunk.output;
+  if (!out) return { ...row, result: null, features: null, addressKey: null };
+  const scored = out.scored.get(row.rowId);
+  if (scored) return { ...row, result: scored.result, features: scored.features, addressKey: scored.addressKey };
+  return { ...row, result: verificationOf(row, out.answers) as unknown as Record<string, unknown>, features: null, addressKey: null };
+}
+
+/** Rows in file order after `afterRowId`, at most `limit`. */
+export async function rowsAfter(store: BatchStore, jobId: string, afterRowId: number, limit: number): Promise<BatchRow[]> {
+  const out: BatchRow[] = [];
+  let after = afterRowId;
+  while (out.length < limit) {
+    const chunks = await store.chunksAfter(jobId, after, 1);
+    const chunk = chunks[0];
+    if (!chunk) break;
+    for (const row of chunk.rows) {
+      if (row.rowId <= after) continue;
+      if (out.length >= limit) break;
+      out.push(rowOf(chunk, row));
+    }
+    after = chunk.lastRow;
+  }
+  return out;
+}
+
+/** Every row in file order, a chunk at a time (for downloads). */
+export async function* allRows(store: BatchStore, jobId: string): AsyncGenerator<BatchRow> {
+  for (let after = 0; ; ) {
+    const chunks = await store.chunksAfter(jobId, after, 4);
+    if (chunks.length === 0) return;
+    for (const chunk of chunks) {
+      for (const row of chunk.rows) yield rowOf(chunk, row);
+      after = chunk.lastRow;
+    }
+  }
+}
+
+export async function getRow(store: BatchStore, jobId: string, rowId: number): Promise<BatchRow | null> {
+  const [chunk] = await store.chunksAfter(jobId, rowId - 1, 1);
+  const row = chunk?.rows.find((r) => r.rowId === rowId);
+  return chunk && row ? rowOf(chunk, row) : null;
+}

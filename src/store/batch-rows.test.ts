@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
+import type { BatchRowInput, ChunkOutput } from './batch-store.ts';
+import { decodeOutput, decodeRows, encodeOutput, encodeRows } from './batch-rows.ts';
+
+const record = (bno: string, over: Partial<NtsRecord> = {}): NtsRecord => ({
+  b_no: bno, b_stt: '계속사업자', b_stt_cd: '01', tax_type: '부가가치세 일반과세자', tax_type_cd: '01', end_dt: '', utcc_yn: 'N',
+  tax_type_change_dt: '', invoice_apply_dt: '', rbf_tax_type: '해당없음', rbf_tax_type_cd: '99', ...over,
+});
+const answer = (bno: string, over: Partial<StatusAnswer> = {}, rec: Partial<NtsRecord> = {}): StatusAnswer => ({
+  record: record(bno, rec), source: 'nts', checkedAt: '2026-11-22T00:00:00.000Z', fromCache: false, stale: false, ...over,
+});
+
+test('a chunk output reads back exactly as written, whatever its answers share', () => {
+  const output: ChunkOutput = {
+    answers: new Map([
+      ['1000000001', answer('1000000001')],
+      ['1000000002', answer('1000000002')],
+      ['1000000003', answer('1000000003', { stale: true, fromCache: true })],
+      ['1000000004', answer('1000000004', {}, { b_stt_cd: '03', b_stt: '폐업자', end_dt: '20240301' })],
+      ['1000000005', answer('1000000005', { checkedAt: '2026-11-22T00:00:01.000Z' })],
+      ['1000000006', null],
+      // a record that does not carry its own number is kept whole
+      ['1000000007', answer('9999999999')],
+    ]),
+    scored: new Map([[3, { result: { b_no: '1000000003', grade: 'B' }, features: { a: 1 }, addressKey: null }]]),
+  };
+  const text = encodeOutput(output);
+  assert.deepEqual(decodeOutput(text), output);
+  assert.equal((text.match(/계속사업자/g) ?? []).length, 4, 'alike answers are written once');
+});
+
+test('a chunk of rows reads back exactly as written', () => {
+  const rows: BatchRowInput[] = [
+    { rowId: 7, bnoRaw: '124-81-00998', bno: '1248100998', valid: true, name: '(주)한빛', address: '서울 강남구', cells: { 사업자등록번호: '124-81-00998', 상호: '(주)한빛', 주소: '서울 강남구' } },
+    { rowId: 8, bnoRaw: 'abc', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: 'abc' } },
+  ];
+  assert.deepEqual(decodeRows(encodeRows(rows, ['사업자등록번호', '상호', '주소']), ['사업자등록번호', '상호', '주소']), rows);
+  // headers that read as numbers keep their place (an object would list them first)
+  const years: BatchRowInput = { rowId: 9, bnoRaw: '1', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: '1', 2024: 'b', 2023: 'a' } };
+  assert.deepEqual(decodeRows(encodeRows([years], ['사업자등록번호', '2024', '2023', '비고']), ['사업자등록번호', '2024', '2023', '비고']), [years]);
+  // rows moved over from before chunks keep their cells keyed
+  assert.deepEqual(decodeRows(JSON.stringify([[8, 'abc', null, false, null, null, { 사업자등록번호: 'abc' }]]), ['사업자등록번호', '상호']), [rows[1]]);
+});

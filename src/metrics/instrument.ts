@@ -31,10 +31,11 @@ export function observedStatus(status: StatusService, metrics: Metrics): StatusS
 export function observedWorkerStore(store: Store, metrics: Metrics): Store {
   const batches = bindAll(store.batches, {
     completeChunk: async (...args: Parameters<BatchStore['completeChunk']>) => {
-      const committed = await store.batches.completeChunk(...args);
-      metrics.batchChunks.inc({ outcome: committed ? 'committed' : 'lease_lost' });
-      if (committed) metrics.batchRows.inc(args[2].length);
-      return committed;
+      const outcome = await store.batches.completeChunk(...args);
+      // a conflict is redone by the worker with the answers another chunk recorded first
+      metrics.batchChunks.inc({ outcome: outcome.status === 'done' ? 'committed' : outcome.status === 'lost' ? 'lease_lost' : 'conflict' });
+      if (outcome.status === 'done') metrics.batchRows.inc(args[2].rows);
+      return outcome;
     },
   });
   return bindAll(store, { batches });

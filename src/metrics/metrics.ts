@@ -94,7 +94,7 @@ export class Metrics {
     this.batchRows = new Counter({ name: 'bizcheck_batch_rows_processed_total', help: 'batch rows committed by this process\'s worker', registers });
     this.batchChunks = new Counter({
       name: 'bizcheck_batch_chunks_total',
-      help: 'batch chunks this process finished: committed, or lease_lost (another worker had taken it over; nothing written)',
+      help: 'batch chunks this process finished: committed, lease_lost (another worker had taken it over; nothing written), or conflict (redone with the answers another chunk recorded first)',
       labelNames: ['outcome'],
       registers,
     });

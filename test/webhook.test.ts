@@ -9,6 +9,7 @@ import { checkDigitOf } from '../src/domain/bizno.ts';
 import { verifyWebhook } from '../src/domain/webhook.ts';
 import { startFakeNts, type FakeNts } from '../src/registry/fake-nts-server.ts';
 import { sandboxRecord } from '../src/registry/sandbox.ts';
+import { upload, waitForJob } from './helpers/batch.ts';
 import { startReceiver, type Receiver } from './helpers/receiver.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { describeEachStore } from './helpers/stores.ts';
@@ -202,6 +203,30 @@ describeEachStore('webhooks', (kind) => {
       server.closeAllConnections();
       await new Promise((r) => server.close(r));
     }
+  });
+
+  test('a finished batch job sends one batch.done event with its counts', async () => {
+    const { key, receiver } = await setup();
+    receivers.push(receiver);
+    const rows = [valid(40), valid(41), valid(40), '1248100999'];
+    for (const b of rows.slice(0, 2)) setStatus(b, '01');
+    const res = await upload(srv.url, key, { name: 'list.csv', body: `사업자등록번호\n${rows.join('\n')}\n` });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    const done = await waitForJob(srv.url, key, res.body.job_id);
+    assert.equal(done.body.status, 'done');
+    await srv.deliverer.runOnce();
+    const log = await until(key, (d) => d.some((x) => x.type === 'batch.done' && x.state === 'delivered'), 'batch.done delivered');
+    const events = log.filter((x) => x.type === 'batch.done');
+    assert.equal(events.length, 1);
+    const data = events[0].payload.data;
+    assert.equal(data.job_id, res.body.job_id);
+    assert.equal(data.status, 'done');
+    assert.equal(data.total, 4);
+    assert.equal(data.processed, 4);
+    assert.equal(data.distinct_numbers, 2);
+    assert.deepEqual(data.counts.biz_status, { active: 3, invalid: 1 });
+    assert.equal(data.results, `/batch/${res.body.job_id}/results`);
+    assert.equal(data.finished_at, done.body.finished_at);
   });
 
   test("deliveries are listed newest first in pages, and another account's are 404", async () => {

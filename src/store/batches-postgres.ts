@@ -8,6 +8,8 @@ import type {
 } from './batch-store.ts';
 import { decodeRows, encodeOutput, encodeRows, jsonColumn, toJob, toLease, toStoredChunk } from './batch-rows.ts';
 import type { Row } from './rows.ts';
+import { batchDoneEvent } from '../batch/batch-events.ts';
+import { enqueueEvent } from './watches-postgres.ts';
 
 /** Thrown inside a transaction to roll it back and report what another chunk recorded first. */
 class SharedConflict {
@@ -180,14 +182,16 @@ export class PostgresBatchStore implements BatchStore {
       );
     }
     await c.query("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = $3 WHERE job_id = $1 AND chunk_no = $2", [lease.jobId, lease.chunkNo, encodeOutput(done.output)]);
-    await c.query(
+    const after = toJob((await c.query(
       `UPDATE batch_jobs SET processed = processed + $2, chunks_done = chunks_done + 1, refunded = refunded + $3,
          overage = overage - $4, charged = charged - $5,
          status = CASE WHEN chunks_done + 1 >= chunks_total THEN 'done' ELSE status END,
          finished_at = CASE WHEN chunks_done + 1 >= chunks_total THEN $6::timestamptz ELSE finished_at END
-       WHERE id = $1`,
+       WHERE id = $1 RETURNING *`,
       [lease.jobId, done.rows, refunds, refundedOverage, refunds - refundedOverage, now.toISOString()],
-    );
+    )).rows[0] as Row);
+    // the last chunk finishes the job: its batch.done event commits with it
+    if (after.status === 'done' && job.status !== 'done') await enqueueEvent(c, after.accountId, batchDoneEvent(after, await countsOf(c, after.id)), now.toISOString());
     return { status: 'done' };
   }
 
@@ -218,17 +222,19 @@ export class PostgresBatchStore implements BatchStore {
 
   async failJob(jobId: string, reason: string, now: Date): Promise<void> {
     await this.#tx(async (c) => {
-      await c.query("UPDATE batch_jobs SET status = 'failed', failure_reason = $2, finished_at = $3 WHERE id = $1 AND status IN ('queued', 'processing')", [jobId, reason, now.toISOString()]);
+      const failed = (await c.query("UPDATE batch_jobs SET status = 'failed', failure_reason = $2, finished_at = $3 WHERE id = $1 AND status IN ('queued', 'processing') RETURNING *", [
+        jobId, reason, now.toISOString(),
+      ])).rows[0] as Row | undefined;
+      if (failed) {
+        const job = toJob(failed);
+        await enqueueEvent(c, job.accountId, batchDoneEvent(job, await countsOf(c, jobId)), now.toISOString());
+      }
       await c.query("UPDATE batch_chunks SET state = 'done', holder = NULL WHERE job_id = $1 AND state <> 'done'", [jobId]);
     });
   }
 
-  async counts(jobId: string): Promise<Tally> {
-    const out: Tally = { byStatus: {}, byGrade: {} };
-    for (const r of (await this.#pool.query('SELECT kind, value, n FROM batch_counts WHERE job_id = $1', [jobId])).rows as Row[]) {
-      (r.kind === 'status' ? out.byStatus : out.byGrade)[String(r.value)] = Number(r.n);
-    }
-    return out;
+  counts(jobId: string): Promise<Tally> {
+    return countsOf(this.#pool, jobId);
   }
 
   async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]> {
@@ -241,4 +247,12 @@ export class PostgresBatchStore implements BatchStore {
     );
     return (res.rows as Row[]).map(toStoredChunk);
   }
+}
+
+async function countsOf(c: pg.PoolClient | pg.Pool, jobId: string): Promise<Tally> {
+  const out: Tally = { byStatus: {}, byGrade: {} };
+  for (const r of (await c.query('SELECT kind, value, n FROM batch_counts WHERE job_id = $1', [jobId])).rows as Row[]) {
+    (r.kind === 'status' ? out.byStatus : out.byGrade)[String(r.value)] = Number(r.n);
+  }
+  return out;
 }

@@ -6,6 +6,8 @@ import type {
 import { decodeRows, encodeOutput, encodeRows, jsonColumn, toJob, toLease, toStoredChunk } from './batch-rows.ts';
 import type { Row } from './rows.ts';
 import type { SqliteDb } from './sqlite-db.ts';
+import { batchDoneEvent } from '../batch/batch-events.ts';
+import { enqueueEvent } from './watches-sqlite.ts';
 
 /** Thrown inside a transaction to roll it back and report what another chunk recorded first. */
 class SharedConflict {
@@ -149,13 +151,15 @@ export class SqliteBatchStore implements BatchStore {
     for (const [value, n] of Object.entries(done.counts.byGrade)) bump.run(lease.jobId, 'grade', value, n);
     this.#d.q("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = ? WHERE job_id = ? AND chunk_no = ?").run(encodeOutput(done.output), lease.jobId, lease.chunkNo);
     const refundedOverage = Math.min(refunds, job.overage);
-    this.#d.q(
+    const after = toJob(this.#d.q(
       `UPDATE batch_jobs SET processed = processed + ?, chunks_done = chunks_done + 1, refunded = refunded + ?,
          overage = overage - ?, charged = charged - ?,
          status = CASE WHEN chunks_done + 1 >= chunks_total THEN 'done' ELSE status END,
          finished_at = CASE WHEN chunks_done + 1 >= chunks_total THEN ? ELSE finished_at END
-       WHERE id = ?`,
-    ).run(done.rows, refunds, refundedOverage, refunds - refundedOverage, now.toISOString(), lease.jobId);
+       WHERE id = ? RETURNING *`,
+    ).get(done.rows, refunds, refundedOverage, refunds - refundedOverage, now.toISOString(), lease.jobId) as Row);
+    // the last chunk finishes the job: its batch.done event commits with it
+    if (after.status === 'done' && job.status !== 'done') enqueueEvent(this.#d, after.accountId, batchDoneEvent(after, this.#counts(after.id)), now.toISOString());
     return { status: 'done' };
   }
 
@@ -184,12 +188,21 @@ export class SqliteBatchStore implements BatchStore {
 
   async failJob(jobId: string, reason: string, now: Date): Promise<void> {
     this.#d.tx(() => {
-      this.#d.q("UPDATE batch_jobs SET status = 'failed', failure_reason = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'processing')").run(reason, now.toISOString(), jobId);
+      const failed = this.#d.q("UPDATE batch_jobs SET status = 'failed', failure_reason = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'processing') RETURNING *")
+        .get(reason, now.toISOString(), jobId) as Row | undefined;
+      if (failed) {
+        const job = toJob(failed);
+        enqueueEvent(this.#d, job.accountId, batchDoneEvent(job, this.#counts(jobId)), now.toISOString());
+      }
       this.#d.q("UPDATE batch_chunks SET state = 'done', holder = NULL WHERE job_id = ? AND state <> 'done'").run(jobId);
     });
   }
 
   async counts(jobId: string): Promise<Tally> {
+    return this.#counts(jobId);
+  }
+
+  #counts(jobId: string): Tally {
     const out: Tally = { byStatus: {}, byGrade: {} };
     for (const r of this.#d.q('SELECT kind, value, n FROM batch_counts WHERE job_id = ?').all(jobId) as Row[]) {
       (r.kind === 'status' ? out.byStatus : out.byGrade)[String(r.value)] = Number(r.n);

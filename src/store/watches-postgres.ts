@@ -13,6 +13,11 @@ import type {
 const ENQUEUE = `INSERT INTO webhook_deliveries (id, account_id, type, body, state, attempts, next_attempt_at, created_at)
   SELECT $1, account_id, $2, $3, 'pending', 0, $4, $4 FROM webhook_endpoints WHERE account_id = $5 AND disabled_at IS NULL`;
 
+/** Queues an event for the account's enabled endpoint inside the caller's transaction; false without one. */
+export async function enqueueEvent(c: pg.PoolClient | pg.Pool, accountId: string, e: WebhookEventInput, at: string): Promise<boolean> {
+  return ((await c.query(ENQUEUE, [e.id, e.type, e.body, at, accountId])).rowCount ?? 0) > 0;
+}
+
 export class PostgresWatchStore implements WatchStore {
   readonly #pool: pg.Pool;
   constructor(pool: pg.Pool) {
@@ -90,7 +95,7 @@ export class PostgresWatchStore implements WatchStore {
           ch.watchId, ch.checkedAt, JSON.stringify(ch.state), ch.history.previous ? JSON.stringify(ch.history.previous) : null,
         ]);
       }
-      for (const e of ch.events) await c.query(ENQUEUE, [e.id, e.type, e.body, ch.checkedAt, held.account_id]);
+      for (const e of ch.events) await enqueueEvent(c, String(held.account_id), e, ch.checkedAt);
       return true;
     });
   }
@@ -131,7 +136,7 @@ export class PostgresWebhookStore implements WebhookStore {
   }
 
   async enqueue(accountId: string, e: WebhookEventInput, at: string): Promise<boolean> {
-    return ((await this.#pool.query(ENQUEUE, [e.id, e.type, e.body, at, accountId])).rowCount ?? 0) > 0;
+    return enqueueEvent(this.#pool, accountId, e, at);
   }
 
   async claimDue(now: string, holder: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {

@@ -11,6 +11,11 @@ import type {
 const ENQUEUE = `INSERT INTO webhook_deliveries (id, account_id, type, body, state, attempts, next_attempt_at, created_at)
   SELECT ?, account_id, ?, ?, 'pending', 0, ?, ? FROM webhook_endpoints WHERE account_id = ? AND disabled_at IS NULL`;
 
+/** Queues an event for the account's enabled endpoint inside the caller's transaction; false without one. */
+export function enqueueEvent(d: SqliteDb, accountId: string, e: WebhookEventInput, at: string): boolean {
+  return d.q(ENQUEUE).run(e.id, e.type, e.body, at, at, accountId).changes > 0;
+}
+
 export class SqliteWatchStore implements WatchStore {
   readonly #d: SqliteDb;
   constructor(d: SqliteDb) {
@@ -85,8 +90,7 @@ export class SqliteWatchStore implements WatchStore {
         this.#d.q('INSERT INTO watch_history (watch_id, checked_at, state, previous) VALUES (?, ?, ?, ?)')
           .run(c.watchId, c.checkedAt, JSON.stringify(c.state), c.history.previous ? JSON.stringify(c.history.previous) : null);
       }
-      const enqueue = this.#d.q(ENQUEUE);
-      for (const e of c.events) enqueue.run(e.id, e.type, e.body, c.checkedAt, c.checkedAt, String(held.account_id));
+      for (const e of c.events) enqueueEvent(this.#d, String(held.account_id), e, c.checkedAt);
       return true;
     });
   }
@@ -130,7 +134,7 @@ export class SqliteWebhookStore implements WebhookStore {
   }
 
   async enqueue(accountId: string, e: WebhookEventInput, at: string): Promise<boolean> {
-    return this.#d.q(ENQUEUE).run(e.id, e.type, e.body, at, at, accountId).changes > 0;
+    return enqueueEvent(this.#d, accountId, e, at);
   }
 
   async claimDue(now: string, holder: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {

@@ -1,6 +1,7 @@
 // The console's storage on PostgreSQL. Attempts against one subject are serialised by a
 // transaction-scoped advisory lock on it, so the count-then-record is exact across processes.
 import type pg from 'pg';
+import { inTransaction } from './pg-tx.ts';
 import { toAccount, type Row } from './rows.ts';
 import type { AttemptOutcome, AttemptSubject, ConsoleSession, ConsoleStore } from './console-store.ts';
 import { StoreConflict, type Account } from './store.ts';
@@ -12,19 +13,8 @@ export class PostgresConsoleStore implements ConsoleStore {
     this.#pool = pool;
   }
 
-  async #tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.#pool.connect();
-    try {
-      await c.query('BEGIN');
-      const out = await fn(c);
-      await c.query('COMMIT');
-      return out;
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      c.release();
-    }
+  #tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.#pool, fn);
   }
 
   async createAccountWithLogin(a: Account, passwordHash: string): Promise<void> {

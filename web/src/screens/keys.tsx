@@ -1,7 +1,7 @@
 // The API keys screen: issue (the full key shown once), list by prefix, revoke with confirmation.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, type AccountInfo, type KeyInfo } from '../api.ts';
-import { Dialog, ErrorLine, errorText } from '../components.tsx';
+import { ConfirmDialog, Dialog, ErrorLine, errorText } from '../components.tsx';
 import { formatDate } from '../format.ts';
 import { useI18n } from '../i18n.ts';
 
@@ -38,32 +38,6 @@ function NewKeyDialog(props: { fullKey: string | null; onClose: () => void }) {
       <div class="actions">
         <button type="button" class="primary" onClick={props.onClose}>
           {t('keys.done')}
-        </button>
-      </div>
-    </Dialog>
-  );
-}
-
-function RevokeDialog(props: { prefix: string | null; onCancel: () => void; onConfirm: (prefix: string) => Promise<void> }) {
-  const { t } = useI18n();
-  const [busy, setBusy] = useState(false);
-  return (
-    <Dialog id="revoke-key" open={props.prefix !== null} title={t('keys.revokeTitle')} onClose={props.onCancel}>
-      <p>{t('keys.revokeBody', { prefix: props.prefix ?? '' })}</p>
-      <div class="actions">
-        <button type="button" class="secondary" onClick={props.onCancel} autoFocus>
-          {t('keys.cancel')}
-        </button>
-        <button
-          type="button"
-          class="danger"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true);
-            void props.onConfirm(props.prefix ?? '').finally(() => setBusy(false));
-          }}
-        >
-          {t('keys.confirmRevoke')}
         </button>
       </div>
     </Dialog>
@@ -175,7 +149,15 @@ export function KeysScreen() {
         </div>
       )}
       <NewKeyDialog fullKey={fullKey} onClose={() => setFullKey(null)} />
-      <RevokeDialog prefix={revoking} onCancel={() => setRevoking(null)} onConfirm={revoke} />
+      <ConfirmDialog
+        id="revoke-key"
+        open={revoking !== null}
+        title={t('keys.revokeTitle')}
+        body={t('keys.revokeBody', { prefix: revoking ?? '' })}
+        confirm={t('keys.confirmRevoke')}
+        onCancel={() => setRevoking(null)}
+        onConfirm={() => revoke(revoking ?? '')}
+      />
     </section>
   );
 }

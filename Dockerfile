@@ -11,8 +11,11 @@
 FROM node:22-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# npm ci's prepare script bundles the web console (web/src → web/dist) with esbuild
+COPY scripts/build-console.ts ./scripts/
+COPY web ./web
 # exactly the lock file; no dev tools (tsc, oxlint, test and bench libraries) in the image
-RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
+RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force && rm -rf web/src
 COPY bin ./bin
 COPY src ./src
 

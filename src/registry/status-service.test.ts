@@ -136,6 +136,23 @@ describe('status service', () => {
 });
 
 describe('status service over the real client and the fake NTS', () => {
+  test('a single lookup is answered from memory the next time; the numbers of a bulk lookup are not kept there', T, async () => {
+    const { cache, registry, service } = setup();
+    const bulk = Array.from({ length: 101 }, (_, i) => { const nine = String(100_000_000 + i); return nine + checkDigitOf(nine); });
+    await service.lookup([A]); // upstream, then kept in memory
+    await service.lookup(bulk); // upstream, written to the shared cache only
+    assert.equal(registry.calls.length, 2);
+    const reads = cache.reads;
+    await service.lookup([A]);
+    assert.equal(cache.reads, reads, 'the single lookup came from memory');
+    const again = await service.lookup([bulk[0]!]);
+    assert.equal(cache.reads, reads + 1, 'a number of the bulk lookup is read from the shared cache');
+    assert.equal(again.answers.get(bulk[0]!)?.fromCache, true);
+    assert.equal(registry.calls.length, 2, 'and never asked upstream again');
+    await service.lookup([bulk[0]!]);
+    assert.equal(cache.reads, reads + 1, 'once read singly, it is kept in memory');
+  });
+
   test('1,000 concurrent single lookups become 10 upstream calls', T, async () => {
     const fake = await startFakeNts({ serviceKey: 'key', latencyMs: 20 });
     const registry = createRegistry({ serviceKey: 'key', baseUrl: fake.url });

@@ -72,6 +72,10 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
       else toRead.push(bno);
     }
     if (toRead.length === 0) return { answers, unanswered };
+    // Bulk lookups (batch chunks, watch rounds) ask for numbers that are rarely asked again soon;
+    // keeping them would only flush the numbers single lookups keep asking for, and cost a
+    // million-row batch a Map insert per number and a clear every HOT_MAX of them.
+    const keepHot = unique.length <= HOT_FILL_MAX;
     for (const [bno, c] of await cache.getCachedStatuses(toRead)) {
       // Synthetic sandbox statuses must never pass for NTS answers (or the reverse) after the
       // service key is added or removed; a mismatched entry is as good as absent.
@@ -82,7 +86,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
     for (const bno of toRead) {
       const c = cached.get(bno);
       const fresh = c !== undefined && Date.parse(c.expiresAt) > startMs && youngEnough(c);
-      if (c && fresh) hot.set(c, startMs);
+      if (c && fresh && keepHot) hot.set(c, startMs);
       if (c && (fresh || opts.offline)) answers.set(bno, fromCache(c, !fresh));
       else if (opts.offline) unanswered.set(bno, offlineMiss());
       else misses.push(bno);
@@ -99,7 +103,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
       const record: NtsRecord | undefined = s?.ok ? s.record : undefined;
       if (record) {
         toStore.push({ record, source: registry.source, checkedAt, expiresAt });
-        hot.set(toStore.at(-1)!, checked.getTime());
+        if (keepHot) hot.set(toStore.at(-1)!, checked.getTime());
         answers.set(bno, { record, source: registry.source, checkedAt, fromCache: false, stale: false });
         continue;
       }
@@ -145,6 +149,8 @@ function notAnswered(): UpstreamError {
  */
 const HOT_TTL_MS = 60_000;
 const HOT_MAX = 50_000;
+/** lookups of more numbers than this (one NTS call's worth) do not fill the hot cache */
+const HOT_FILL_MAX = 100;
 
 class HotCache {
   readonly #entries = new Map<string, { c: CachedStatus; until: number }>();

@@ -3,7 +3,8 @@
 // which process asks.
 import pg from 'pg';
 import type { PlanName } from '../domain/plans.ts';
-import type { CachedStatus, NtsRecord } from '../registry/types.ts';
+import type { CachedStatus } from '../registry/types.ts';
+import { RecordReader } from './status-cache-rows.ts';
 import type { AddressStore } from './address-store.ts';
 import { PostgresAddressStore } from './addresses-postgres.ts';
 import type { BatchStore } from './batch-store.ts';
@@ -305,10 +306,12 @@ export class PostgresStore implements Store {
   async getCachedStatuses(bnos: readonly string[]): Promise<Map<string, CachedStatus>> {
     const out = new Map<string, CachedStatus>();
     if (bnos.length === 0) return out;
-    const res = await this.#pool.query('SELECT * FROM status_cache WHERE b_no = ANY($1::text[])', [bnos]);
+    // the record as text: alike records are parsed once per read (status-cache-rows.ts), not once each by pg
+    const res = await this.#pool.query('SELECT b_no, record::text AS record, source, checked_at, expires_at FROM status_cache WHERE b_no = ANY($1::text[])', [bnos]);
+    const reader = new RecordReader();
     for (const r of res.rows as Row[]) {
       out.set(String(r.b_no), {
-        record: r.record as NtsRecord,
+        record: reader.read(String(r.record)),
         source: String(r.source) as CachedStatus['source'],
         checkedAt: iso(r.checked_at),
         expiresAt: iso(r.expires_at),

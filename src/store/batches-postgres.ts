@@ -7,6 +7,7 @@ import type {
   BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NumberOutcome, SharedNumber, StoredChunk, Tally,
 } from './batch-store.ts';
 import { decodeRows, encodeOutput, encodeRows, jsonColumn, toJob, toLease, toStoredChunk } from './batch-rows.ts';
+import { inTransaction } from './pg-tx.ts';
 import type { Row } from './rows.ts';
 import { batchDoneEvent } from '../batch/batch-events.ts';
 import { enqueueEvent } from './watches-postgres.ts';
@@ -25,20 +26,10 @@ export class PostgresBatchStore implements BatchStore {
     this.#pool = pool;
   }
 
-  async #tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
-    const c = await this.#pool.connect();
-    try {
-      await c.query('BEGIN');
-      const out = await fn(c);
-      await c.query('COMMIT');
-      return out;
-    } catch (err) {
-      await c.query('ROLLBACK').catch(() => undefined);
-      throw err;
-    } finally {
-      c.release();
-    }
+  #tx<T>(fn: (c: pg.PoolClient) => Promise<T>): Promise<T> {
+    return inTransaction(this.#pool, fn);
   }
+
 
   async createJob(j: Parameters<BatchStore['createJob']>[0]): Promise<void> {
     await this.#pool.query(

@@ -1,21 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
-import { FileError } from './errors.ts';
 import { openRows, readRows } from './read-rows.ts';
-import { collect, upload } from './test-fixtures.ts';
+import { collect, fileError, upload } from './test-fixtures.ts';
 
 const T = { timeout: 10_000 };
 
-async function fileError(p: Promise<unknown>): Promise<FileError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof FileError) return err;
-    throw err;
-  }
-  assert.fail('expected a FileError');
-}
 
 test('a JSON array of objects: values as text, nested values as JSON text, keys in order of first appearance', T, async () => {
   const json = JSON.stringify([

@@ -2,9 +2,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { PassThrough, Readable } from 'node:stream';
 import iconv from 'iconv-lite';
-import { FileError } from './errors.ts';
 import { openRows, readRows } from './read-rows.ts';
-import { collect, upload } from './test-fixtures.ts';
+import { collect, fileError, upload } from './test-fixtures.ts';
 
 const T = { timeout: 10_000 };
 
@@ -86,15 +85,6 @@ test('long cells are cut to maxCellChars', T, async () => {
   assert.equal(rows[0]!.name, '가'.repeat(10));
 });
 
-async function fileError(p: Promise<unknown>): Promise<FileError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof FileError) return err;
-    throw err;
-  }
-  assert.fail('expected a FileError');
-}
 
 test('no number column: the message names the headers it saw', T, async () => {
   const err = await fileError(openRows(upload('고객명,전화번호,주소\n한빛,02-123-4567,서울\n'), { maxRows: 10 }));

@@ -5,21 +5,11 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { FileError } from './errors.ts';
 import { openRows, readRows } from './read-rows.ts';
-import { buildZip, collect, inlineRow, upload, xlsxWithRows } from './test-fixtures.ts';
+import { buildZip, collect, fileError, inlineRow, upload, xlsxWithRows } from './test-fixtures.ts';
 
 const T = { timeout: 20_000 };
 
-async function fileError(p: Promise<unknown>): Promise<FileError> {
-  try {
-    await p;
-  } catch (err) {
-    if (err instanceof FileError) return err;
-    throw err;
-  }
-  assert.fail('expected a FileError');
-}
 
 /** A workbook as an office keeps it: a notes sheet first, the list on the second, numbers typed as numbers. */
 async function officeWorkbook(): Promise<Buffer> {

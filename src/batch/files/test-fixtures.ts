@@ -2,9 +2,22 @@
 // every parser meets a character cut in half), and as hand-built zips for XLSX files no
 // spreadsheet program would write (bombs, a million empty rows).
 
+import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { crc32, createDeflateRaw } from 'node:zlib';
+import { FileError } from './errors.ts';
 import type { FileRow } from './row-builder.ts';
+
+/** The FileError `p` rejects with; fails the test when it resolves or rejects with anything else. */
+export async function fileError(p: Promise<unknown>): Promise<FileError> {
+  try {
+    await p;
+  } catch (err) {
+    if (err instanceof FileError) return err;
+    throw err;
+  }
+  assert.fail('expected a FileError');
+}
 
 /** An upload of `buf` delivered in chunks of `size` bytes. */
 export function upload(buf: Buffer | string, size = 7): Readable {

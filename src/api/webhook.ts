@@ -111,10 +111,9 @@ export function webhookRoutes(service: WebhookService): FastifyPluginAsyncTypebo
         const limit = request.query.limit ?? 20;
         const before = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor);
         if (request.query.cursor !== undefined && !before) throw new AppError('bad_request', 'cursor: not a cursor from a previous page');
-        const rows = await service.deliveries(requireAccount(request), before, limit + 1);
-        const page = rows.slice(0, limit);
+        const { page, more } = await service.deliveries(requireAccount(request), before, limit);
         const last = page.at(-1);
-        return { data: page.map(deliveryView), next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+        return { data: page.map(deliveryView), next_cursor: more && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
       },
     );
     app.get(

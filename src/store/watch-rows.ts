@@ -72,3 +72,10 @@ export function toAttempt(r: Row): WebhookAttempt {
     durationMs: Number(r.duration_ms),
   };
 }
+
+/** Attempts rows, already in (delivery, attempt) order, grouped by delivery. */
+export function attemptsByDelivery(ids: readonly string[], rows: readonly Row[]): Map<string, WebhookAttempt[]> {
+  const out = new Map<string, WebhookAttempt[]>(ids.map((id) => [id, []]));
+  for (const r of rows) out.get(String(r.delivery_id))?.push(toAttempt(r));
+  return out;
+}

@@ -137,5 +137,6 @@ export interface WebhookStore {
   recordAttempt(o: AttemptOutcome): Promise<boolean>;
   listDeliveries(accountId: string, opts: { before: ListCursor | null; limit: number }): Promise<WebhookDelivery[]>;
   getDelivery(accountId: string, id: string): Promise<WebhookDelivery | null>;
-  attempts(deliveryId: string): Promise<WebhookAttempt[]>;
+  /** Every attempt of each delivery, in attempt order, in one query. */
+  attempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
 }

@@ -4,7 +4,7 @@
 import type pg from 'pg';
 import { inTransaction as tx } from './pg-tx.ts';
 import type { Row } from './rows.ts';
-import { toAttempt, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
+import { attemptsByDelivery, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
 import type {
   AttemptOutcome, DueDelivery, ListCursor, Watch, WatchCheckCommit, WatchHistoryEntry, WatchStore, WebhookAttempt, WebhookDelivery, WebhookEndpoint,
   WebhookEventInput, WebhookStore,
@@ -191,8 +191,9 @@ export class PostgresWebhookStore implements WebhookStore {
     return r ? toDelivery(r) : null;
   }
 
-  async attempts(deliveryId: string): Promise<WebhookAttempt[]> {
-    return ((await this.#pool.query('SELECT * FROM webhook_attempts WHERE delivery_id = $1 ORDER BY attempt', [deliveryId])).rows as Row[]).map(toAttempt);
+  async attempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>> {
+    const { rows } = await this.#pool.query('SELECT * FROM webhook_attempts WHERE delivery_id = ANY($1::text[]) ORDER BY delivery_id, attempt', [deliveryIds]);
+    return attemptsByDelivery(deliveryIds, rows as Row[]);
   }
 }
 

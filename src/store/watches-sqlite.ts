@@ -2,7 +2,7 @@
 // transaction, so a check's state, history row and events land together or not at all.
 import type { Row } from './rows.ts';
 import type { SqliteDb } from './sqlite-db.ts';
-import { toAttempt, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
+import { attemptsByDelivery, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
 import type {
   AttemptOutcome, DueDelivery, ListCursor, Watch, WatchCheckCommit, WatchHistoryEntry, WatchStore, WebhookAttempt, WebhookDelivery, WebhookEndpoint,
   WebhookEventInput, WebhookStore,
@@ -188,7 +188,9 @@ export class SqliteWebhookStore implements WebhookStore {
     return r ? toDelivery(r) : null;
   }
 
-  async attempts(deliveryId: string): Promise<WebhookAttempt[]> {
-    return (this.#d.q('SELECT * FROM webhook_attempts WHERE delivery_id = ? ORDER BY attempt').all(deliveryId) as Row[]).map(toAttempt);
+  async attempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>> {
+    const rows = this.#d.q('SELECT * FROM webhook_attempts WHERE delivery_id IN (SELECT value FROM json_each(?)) ORDER BY delivery_id, attempt')
+      .all(JSON.stringify(deliveryIds)) as Row[];
+    return attemptsByDelivery(deliveryIds, rows);
   }
 }

@@ -70,16 +70,20 @@ export class WebhookService {
     return id;
   }
 
-  async deliveries(account: Account, before: ListCursor | null, limit: number): Promise<(WebhookDelivery & { log: WebhookAttempt[] })[]> {
+  /** A page of deliveries with their attempts, and whether more follow. */
+  async deliveries(account: Account, before: ListCursor | null, limit: number): Promise<{ page: (WebhookDelivery & { log: WebhookAttempt[] })[]; more: boolean }> {
     watchPlan(account);
-    const list = await this.#store.webhooks.listDeliveries(account.id, { before, limit });
-    return Promise.all(list.map(async (d) => ({ ...d, log: await this.#store.webhooks.attempts(d.id) })));
+    // one row past the page says whether another page exists, without a count query
+    const rows = await this.#store.webhooks.listDeliveries(account.id, { before, limit: limit + 1 });
+    const page = rows.slice(0, limit);
+    const logs = await this.#store.webhooks.attempts(page.map((d) => d.id));
+    return { page: page.map((d) => ({ ...d, log: logs.get(d.id) ?? [] })), more: rows.length > limit };
   }
 
   async delivery(account: Account, id: string): Promise<WebhookDelivery & { log: WebhookAttempt[] }> {
     watchPlan(account);
     const d = await this.#store.webhooks.getDelivery(account.id, id);
     if (!d) throw new AppError('not_found', `no webhook delivery ${id}`);
-    return { ...d, log: await this.#store.webhooks.attempts(d.id) };
+    return { ...d, log: (await this.#store.webhooks.attempts([d.id])).get(d.id) ?? [] };
   }
 }

@@ -7,6 +7,7 @@ import type { Store } from '../store/store.ts';
 import type { StatusService } from '../registry/types.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { chunkNumbers, processChunk } from '../batch/process-chunk.ts';
+import { completionFromCache } from '../batch/cached-chunk.ts';
 import type { ChunkLease, SharedNumber } from '../store/batch-store.ts';
 
 /** rounds of one chunk against shared numbers recorded meanwhile (each round settles some for good) */
@@ -25,6 +26,8 @@ export interface BatchWorkerOptions {
   idleMs?: number;
   /** attempts after which a chunk that keeps failing fails its job */
   maxAttempts?: number;
+  /** answer chunks wholly in the cache from grouped cache reads (cached-chunk.ts); off only to compare with the general way */
+  cachedChunks?: boolean;
   log?: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
 }
 
@@ -37,7 +40,7 @@ export class BatchWorker {
   #loops: Promise<void>[] = [];
 
   constructor(opts: BatchWorkerOptions) {
-    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, ...opts };
+    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, cachedChunks: true, ...opts };
   }
 
   start(): void {
@@ -104,6 +107,8 @@ export class BatchWorker {
     const job = await store.batches.getJob(lease.jobId);
     const account = job ? await store.getAccount(job.accountId) : null;
     if (!job || !account) return; // deleted meanwhile: its chunks went with it
+    // shared numbers need their once-per-job record: those chunks go the general way
+    if (this.#o.cachedChunks && !lease.shared && (await this.#fromCache(lease))) return;
     const rows = await store.batches.chunkRows(lease.jobId, lease.chunkNo);
     let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
     // A shared number another chunk recorded first with another answer (only when both looked it
@@ -119,5 +124,18 @@ export class BatchWorker {
       shared = new Map([...shared, ...[...out.answers].map(([bno, answer]) => [bno, { answered: true, answer }] as const)]);
     }
     throw new Error(`chunk ${lease.chunkNo}: its shared numbers kept being recorded by other chunks`);
+  }
+
+  /** Completes the chunk from its cache groups when they answer all of it; false when they do not. */
+  async #fromCache(lease: ChunkLease): Promise<boolean> {
+    const { store, status } = this.#o;
+    const now = this.#o.now();
+    const groups = await store.batches.cachedGroups(lease.jobId, lease.chunkNo);
+    const done = groups && completionFromCache(groups, { source: status.source, nowMs: now.getTime(), chunkRows: lease.lastRow - lease.firstRow + 1 });
+    if (!done) return false;
+    const out = await store.batches.completeChunk(lease, this.#holder, done, now);
+    if (out.status === 'lost') this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
+    // a chunk without shared numbers has nothing to conflict over; should it, the general way settles it
+    return out.status !== 'conflict';
   }
 }

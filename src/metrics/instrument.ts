@@ -35,6 +35,9 @@ export function observedWorkerStore(store: Store, metrics: Metrics): Store {
       // a conflict is redone by the worker with the answers another chunk recorded first
       metrics.batchChunks.inc({ outcome: outcome.status === 'done' ? 'committed' : outcome.status === 'lost' ? 'lease_lost' : 'conflict' });
       if (outcome.status === 'done') metrics.batchRows.inc(args[2].rows);
+      // a chunk answered from the cache in SQL made no status lookup that observedStatus saw
+      const output = args[2].output;
+      if (outcome.status === 'done' && 'encoded' in output && output.cacheHits > 0) metrics.statusLookups.inc({ source: 'cache' }, output.cacheHits);
       return outcome;
     },
   });

@@ -52,6 +52,7 @@ test('status lookups are counted by where the answer came from, and the upstream
       answers: new Map([['1', answer(true, false)], ['2', answer(true, false)], ['3', answer(false, false)], ['4', answer(true, true)]]),
       unanswered: new Map(),
     }),
+    source: 'sandbox',
     health: () => ({ upstream: 'closed' }),
     close: async () => {},
   };

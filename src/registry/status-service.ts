@@ -123,6 +123,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
 
   return {
     lookup,
+    source: registry.source,
     health: () => (hasSettled(registry) ? registry.health() : { upstream: registry.source === 'sandbox' ? 'sandbox' : 'closed' }),
     close: () => registry.close(),
   };

@@ -89,6 +89,8 @@ export interface StatusService {
    * maxAgeMs: cached answers checked longer ago than this count as expired.
    */
   lookup(bnos: readonly string[], opts?: { offline?: boolean; maxAgeMs?: number }): Promise<StatusLookupResult>;
+  /** the registry fresh answers come from (cache entries of another are as good as absent) */
+  readonly source: 'nts' | 'sandbox';
   /** circuit breaker state for readiness */
   health(): { upstream: 'closed' | 'open' | 'half_open' | 'sandbox' };
   close(): Promise<void>;

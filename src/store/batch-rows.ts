@@ -2,7 +2,9 @@
 // SQLite hands back JSON as TEXT, booleans as 0/1 and timestamps as ISO text; PostgreSQL hands
 // back parsed JSON, booleans and Dates. The helpers accept either, so one mapping serves both.
 import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
-import type { BatchJob, BatchRowInput, ChunkLease, ChunkOutput, ScoredRow, StoredChunk } from './batch-store.ts';
+import type { BatchJob, BatchRowInput, ChunkLease, ChunkOutput, EncodedChunkOutput, ScoredRow, StoredChunk } from './batch-store.ts';
+import type { CachedGroup } from '../batch/cached-chunk.ts';
+import { cacheOnlyLookups } from '../batch/cached-chunk.ts';
 import { iso, type Row } from './rows.ts';
 
 // oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the shape it stored
@@ -81,6 +83,24 @@ export function decodeRows(v: unknown, columns: readonly string[]): BatchRowInpu
   });
 }
 
+/** A chunk's lookups column (see cacheOnlyLookups), as JSON text or null. */
+export function encodeLookups(rows: readonly BatchRowInput[]): string | null {
+  const lookups = cacheOnlyLookups(rows);
+  return lookups ? JSON.stringify(lookups) : null;
+}
+
+/** A cachedGroups row of either engine: [template, source, checked_at, expires_at, rows, numbers]. */
+export function toCachedGroup(r: readonly unknown[]): CachedGroup {
+  return {
+    template: str(r[0]),
+    source: str(r[1]),
+    checkedAt: r[2] == null ? null : iso(r[2]),
+    expiresAt: r[3] == null ? null : iso(r[3]),
+    rows: Number(r[4]),
+    numbers: typeof r[5] === 'string' ? r[5] : JSON.stringify(r[5]),
+  };
+}
+
 type DistinctAnswer = Omit<StatusAnswer, 'record'> & { record: Omit<NtsRecord, 'b_no'> };
 
 /**
@@ -109,7 +129,14 @@ function alike(a: StatusAnswer, b: StatusAnswer): boolean {
   return true;
 }
 
-export function encodeOutput(o: ChunkOutput): string {
+/** A chunk answered from the cache in SQL keeps groups: each distinct answer with its numbers. */
+interface GroupedOutput {
+  groups: [DistinctAnswer, string[]][];
+  scored: [number, ScoredRow][];
+}
+
+export function encodeOutput(o: ChunkOutput | EncodedChunkOutput): string {
+  if ('encoded' in o) return o.encoded;
   // candidates by a few telling fields; alike() decides
   const buckets = new Map<string, { answer: StatusAnswer; index: number }[]>();
   const e: EncodedOutput = { numbers: [], refs: [], distinct: [], scored: [...o.scored] };
@@ -134,8 +161,12 @@ export function encodeOutput(o: ChunkOutput): string {
 }
 
 export function decodeOutput(v: unknown): ChunkOutput {
-  const e = json<EncodedOutput>(v);
+  const e = json<EncodedOutput | GroupedOutput>(v);
   const answers: ChunkOutput['answers'] = new Map();
+  if ('groups' in e) {
+    for (const [d, numbers] of e.groups) for (const bno of numbers) answers.set(bno, { ...d, record: { b_no: bno, ...d.record } });
+    return { answers, scored: new Map(e.scored) };
+  }
   e.numbers.forEach((bno, i) => {
     const ref = e.refs[i] ?? null;
     if (typeof ref !== 'number') return answers.set(bno, ref);

@@ -4,6 +4,7 @@
 // counts. Two implementations (batches-sqlite.ts, batches-postgres.ts) pass
 // test/batch-store.test.ts.
 import type { StatusAnswer } from '../registry/types.ts';
+import type { CachedGroup } from '../batch/cached-chunk.ts';
 
 export type BatchStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed';
 
@@ -115,8 +116,15 @@ export interface Tally {
   byGrade: Record<string, number>;
 }
 
+/** A chunk's output encoded already (read from the cache in SQL: src/batch/cached-chunk.ts). */
+export interface EncodedChunkOutput {
+  encoded: string;
+  /** numbers answered from the cache (for the lookup metrics) */
+  cacheHits: number;
+}
+
 export interface ChunkCompletion {
-  output: ChunkOutput;
+  output: ChunkOutput | EncodedChunkOutput;
   /** the numbers this chunk looked up (not those it took from earlier chunks) */
   numbers: readonly NumberOutcome[];
   /** the chunk's rows by status and grade, added to the job's counts */
@@ -178,6 +186,12 @@ export interface BatchStore {
   /** Leases the oldest pending (or expired) chunk of any job; marks its job processing. */
   claimChunk(holder: string, leaseMs: number, now: Date): Promise<ChunkLease | null>;
   chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]>;
+  /**
+   * The status-cache entries of a chunk's lookups, grouped by everything but the number (see
+   * src/batch/cached-chunk.ts); null when the chunk has scored rows (or was stored without its
+   * lookups). Numbers without an entry form a group with a null template.
+   */
+  cachedGroups(jobId: string, chunkNo: number): Promise<CachedGroup[] | null>;
   /** The state of these numbers among the job's shared numbers (numbers not shared are absent). */
   sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>>;
   /**

@@ -6,11 +6,15 @@ import type { StatusAnswer } from '../registry/types.ts';
 import type {
   BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NumberOutcome, SharedNumber, StoredChunk, Tally,
 } from './batch-store.ts';
-import { decodeRows, encodeOutput, encodeRows, jsonColumn, toJob, toLease, toStoredChunk } from './batch-rows.ts';
+import { decodeRows, encodeLookups, encodeOutput, encodeRows, jsonColumn, toCachedGroup, toJob, toLease, toStoredChunk } from './batch-rows.ts';
+import type { CachedGroup } from '../batch/cached-chunk.ts';
 import { inTransaction } from './pg-tx.ts';
 import type { Row } from './rows.ts';
 import { batchDoneEvent } from '../batch/batch-events.ts';
 import { enqueueEvent } from './watches-postgres.ts';
+
+/** cachedGroups' first statement part: the row saying the chunk has lookups */
+const isMarker = (row: unknown[]) => Number(row[4]) === -1;
 
 /** Thrown inside a transaction to roll it back and report what another chunk recorded first. */
 class SharedConflict {
@@ -41,7 +45,9 @@ export class PostgresBatchStore implements BatchStore {
 
   async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
     if (rows.length === 0) return;
-    await this.#pool.query('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows) VALUES ($1, $2, $3, $4, $5)', [jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns)]);
+    await this.#pool.query('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows, lookups) VALUES ($1, $2, $3, $4, $5, $6::jsonb)', [
+      jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns), encodeLookups(rows),
+    ]);
   }
 
   async finalizeJob(jobId: string, o: FinalizeOptions): Promise<FinalizeOutcome> {
@@ -133,6 +139,24 @@ export class PostgresBatchStore implements BatchStore {
   async chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]> {
     const r = (await this.#pool.query('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = $1 AND r.chunk_no = $2', [jobId, chunkNo])).rows[0] as Row | undefined;
     return r ? decodeRows(r.rows, jsonColumn<string[]>(r.columns)) : [];
+  }
+
+  async cachedGroups(jobId: string, chunkNo: number): Promise<CachedGroup[] | null> {
+    const r = await this.#pool.query<unknown[]>({
+      // the marker row (-1 rows) says whether the chunk has lookups at all (an empty list is still some)
+      text: `SELECT NULL, NULL, NULL, NULL, -1, NULL FROM batch_chunk_rows WHERE job_id = $1 AND chunk_no = $2 AND lookups IS NOT NULL
+             UNION ALL
+             SELECT * FROM (
+               SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END, s.source, s.checked_at, s.expires_at, count(*), jsonb_agg(DISTINCT l.value)::text
+                 FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
+                 LEFT JOIN status_cache s ON s.b_no = l.value
+                WHERE c.job_id = $1 AND c.chunk_no = $2
+                GROUP BY 1, 2, 3, 4) g`,
+      values: [jobId, chunkNo],
+      rowMode: 'array',
+    });
+    if (!r.rows.some(isMarker)) return null;
+    return r.rows.filter((row) => !isMarker(row)).map(toCachedGroup);
   }
 
   async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {

@@ -3,7 +3,8 @@ import type { StatusAnswer } from '../registry/types.ts';
 import type {
   BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, SharedNumber, StoredChunk, Tally,
 } from './batch-store.ts';
-import { decodeRows, encodeOutput, encodeRows, jsonColumn, toJob, toLease, toStoredChunk } from './batch-rows.ts';
+import { decodeRows, encodeLookups, encodeOutput, encodeRows, jsonColumn, toCachedGroup, toJob, toLease, toStoredChunk } from './batch-rows.ts';
+import type { CachedGroup } from '../batch/cached-chunk.ts';
 import type { Row } from './rows.ts';
 import type { SqliteDb } from './sqlite-db.ts';
 import { batchDoneEvent } from '../batch/batch-events.ts';
@@ -32,7 +33,8 @@ export class SqliteBatchStore implements BatchStore {
 
   async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
     if (rows.length === 0) return;
-    this.#d.q('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows) VALUES (?, ?, ?, ?, ?)').run(jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns));
+    this.#d.q('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows, lookups) VALUES (?, ?, ?, ?, ?, ?)')
+      .run(jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns), encodeLookups(rows));
   }
 
   async finalizeJob(jobId: string, o: FinalizeOptions): Promise<FinalizeOutcome> {
@@ -113,6 +115,24 @@ export class SqliteBatchStore implements BatchStore {
   async chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]> {
     const r = this.#d.q('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND r.chunk_no = ?').get(jobId, chunkNo) as Row | undefined;
     return r ? decodeRows(r.rows, jsonColumn<string[]>(r.columns)) : [];
+  }
+
+  async cachedGroups(jobId: string, chunkNo: number): Promise<CachedGroup[] | null> {
+    const has = this.#d.q('SELECT lookups IS NOT NULL AS has FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ?').get(jobId, chunkNo) as Row | undefined;
+    if (!has?.has) return null;
+    // the record's text is JSON.stringify's, which writes b_no first: the rest after it is the
+    // template; a record that starts otherwise or names another number gets none (not usable)
+    const stmt = this.#d.q(
+      `SELECT CASE WHEN substr(s.record, 1, 9) = '{"b_no":"' AND substr(s.record, 10, 10) = s.b_no AND substr(s.record, 20, 2) = '",'
+                   THEN '{' || substr(s.record, 22) END,
+              s.source, s.checked_at, s.expires_at, count(*), json_group_array(DISTINCT l.value)
+         FROM batch_chunk_rows c, json_each(c.lookups) l
+         LEFT JOIN status_cache s ON s.b_no = l.value
+        WHERE c.job_id = ? AND c.chunk_no = ?
+        GROUP BY 1, 2, 3, 4`,
+    );
+    stmt.setReturnArrays(true);
+    return (stmt.all(jobId, chunkNo) as unknown as unknown[][]).map(toCachedGroup);
   }
 
   async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {

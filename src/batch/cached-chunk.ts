@@ -1,0 +1,76 @@
+// A chunk answered wholly from the status cache, without a JavaScript object per number. When no
+// row of a chunk is scored and every number it looks up has a fresh cache entry from the current
+// registry, its output is a few distinct answers, each with the list of its numbers; the store
+// reads those groups in one statement (BatchStore.cachedGroups: the cache joined and grouped in
+// SQL), and this decides whether they answer the chunk and assembles its completion. Otherwise
+// the chunk goes the general way (process-chunk.ts). The result of every row is the same either
+// way (test/batch-cached-chunk.test.ts compares them); what differs is the cost: reading a
+// thousand records into objects, comparing them and writing them out again was most of a cached
+// million-row job's time.
+import { statusFromNts } from '../domain/verification.ts';
+import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
+import type { ChunkCompletion, Tally } from '../store/batch-store.ts';
+import { lookupNumber } from './job-rows.ts';
+import type { BatchRowInput } from '../store/batch-store.ts';
+
+/** Cache entries alike but for the number, as the store groups them for one chunk. */
+export interface CachedGroup {
+  /** the record without its b_no, as JSON object text; null when there is no usable entry (none, or a record that does not carry its own number) */
+  template: string | null;
+  source: string | null;
+  checkedAt: string | null;
+  expiresAt: string | null;
+  /** rows of the chunk whose number is in this group */
+  rows: number;
+  /** the group's distinct numbers, as a JSON array text (passed through to the output as it is) */
+  numbers: string;
+}
+
+/**
+ * The numbers a chunk's rows are looked up by, as stored with the chunk: one per row with a
+ * valid number, repeats kept. Null when a row has a name: scored rows need more than the cache.
+ */
+export function cacheOnlyLookups(rows: readonly BatchRowInput[]): string[] | null {
+  const out: string[] = [];
+  for (const row of rows) {
+    if (row.name?.trim()) return null;
+    const bno = lookupNumber(row);
+    if (bno !== null) out.push(bno);
+  }
+  return out;
+}
+
+export interface CachedContext {
+  /** the registry answers are taken from now: another's entries are as good as absent */
+  source: string;
+  nowMs: number;
+  /** rows in the chunk (those without a valid number count as invalid) */
+  chunkRows: number;
+}
+
+/** The chunk's completion from its cache groups, or null when any number needs more than a fresh entry. */
+export function completionFromCache(groups: readonly CachedGroup[], ctx: CachedContext): ChunkCompletion | null {
+  const counts: Tally = { byStatus: {}, byGrade: {} };
+  const parts: string[] = [];
+  let looked = 0;
+  let hits = 0;
+  for (const g of groups) {
+    if (g.template === null || g.source !== ctx.source || g.checkedAt === null || g.expiresAt === null) return null;
+    if (!(Date.parse(g.expiresAt) > ctx.nowMs)) return null;
+    const record = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
+    if (typeof record !== 'object' || record === null || Array.isArray(record) || 'b_no' in record) return null;
+    // the shape process-chunk.ts gives a fresh cache hit (status-service.ts fromCache), less the number
+    const answer: Omit<StatusAnswer, 'record'> & { record: Omit<NtsRecord, 'b_no'> } = {
+      record, source: g.source as StatusAnswer['source'], checkedAt: g.checkedAt, fromCache: true, stale: false,
+    };
+    const status = statusFromNts(record.b_stt_cd);
+    counts.byStatus[status] = (counts.byStatus[status] ?? 0) + g.rows;
+    looked += g.rows;
+    hits += (JSON.parse(g.numbers) as unknown[]).length;
+    parts.push(`[${JSON.stringify(answer)},${g.numbers}]`);
+  }
+  const invalid = ctx.chunkRows - looked;
+  if (invalid < 0) return null;
+  if (invalid > 0) counts.byStatus.invalid = invalid;
+  return { output: { encoded: `{"groups":[${parts.join(',')}],"scored":[]}`, cacheHits: hits }, numbers: [], counts, rows: ctx.chunkRows };
+}

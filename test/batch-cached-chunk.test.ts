@@ -1,0 +1,139 @@
+// A chunk answered from the status cache in SQL (src/batch/cached-chunk.ts) must read back exactly
+// as the general way (process-chunk.ts) would have written it, on both stores; and every chunk
+// the cache cannot answer on its own (a name, an expired, missing or foreign entry) must be left
+// to the general way.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { completionFromCache } from '../src/batch/cached-chunk.ts';
+import { processChunk } from '../src/batch/process-chunk.ts';
+import { rowOf } from '../src/batch/job-rows.ts';
+import { checkDigitOf, hasValidCheckDigit } from '../src/domain/bizno.ts';
+import type { CachedStatus, NtsRecord, Registry } from '../src/registry/types.ts';
+import { createStatusService } from '../src/registry/status-service.ts';
+import type { BatchJob, BatchRowInput, ChunkCompletion } from '../src/store/batch-store.ts';
+import { decodeOutput, encodeOutput } from '../src/store/batch-rows.ts';
+import { openStore } from '../src/store/open.ts';
+import type { Account, Store } from '../src/store/store.ts';
+import type { AssessService } from '../src/verification/assess-service.ts';
+import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
+
+const NOW = new Date('2026-11-21T03:00:00.000Z');
+const iso = (msFromNow: number) => new Date(NOW.getTime() + msFromNow).toISOString();
+const valid = (i: number) => {
+  const nine = String(300000000 + i * 7919).slice(0, 9);
+  return nine + checkDigitOf(nine);
+};
+function record(bno: string, kind: 'active' | 'suspended' | 'closed' | 'odd'): NtsRecord {
+  const base = { b_no: bno, utcc_yn: 'N', tax_type_change_dt: '', invoice_apply_dt: '', rbf_tax_type: '해당없음', rbf_tax_type_cd: '99' };
+  if (kind === 'active') return { ...base, b_stt: '계속사업자', b_stt_cd: '01', tax_type: '부가가치세 일반과세자', tax_type_cd: '01', end_dt: '' };
+  if (kind === 'suspended') return { ...base, b_stt: '휴업자', b_stt_cd: '02', tax_type: '부가가치세 간이과세자', tax_type_cd: '02', end_dt: '' };
+  if (kind === 'closed') return { ...base, b_stt: '폐업자', b_stt_cd: '03', tax_type: '부가가치세 일반과세자', tax_type_cd: '01', end_dt: '20240131' };
+  // text that needs escaping in JSON, and a field order of its own
+  return { b_no: bno, tax_type: '국세청에 "등록되어 있지 않은"\n사업자등록번호입니다.\\', b_stt: '', b_stt_cd: '', tax_type_cd: '', end_dt: '', utcc_yn: '', tax_type_change_dt: '', invoice_apply_dt: '', rbf_tax_type: '', rbf_tax_type_cd: '' };
+}
+const row = (rowId: number, bno: string | null, name: string | null = null): BatchRowInput => {
+  const ok = bno !== null && /^\d{10}$/.test(bno);
+  return { rowId, bnoRaw: bno ?? '없음', bno: ok ? bno : null, valid: ok && hasValidCheckDigit(bno), name, address: null, cells: { b_no: bno ?? '없음', name: name ?? '' } };
+};
+const noRegistry: Registry = {
+  source: 'sandbox',
+  lookup: () => Promise.reject(new Error('the cached chunks must not reach the registry')),
+  close: async () => {},
+};
+const noAssess = { assess: () => Promise.reject(new Error('no row here is scored')) } as unknown as AssessService;
+
+describeEachStore('chunks answered from the cache in SQL', (kind) => {
+  let fresh: FreshStore;
+  let store: Store;
+  before(async () => {
+    fresh = freshStoreConfig(kind);
+    store = await openStore(fresh.config);
+  });
+  after(async () => {
+    await store.close();
+    await fresh.cleanup();
+  });
+
+  // chunk 1: answered (three statuses, an odd record, a repeat, an invalid number); 2: an expired
+  // entry; 3: an entry of the other registry; 4: a named row; 5: a number not in the cache; 6:
+  // nothing but invalid numbers
+  const chunks: BatchRowInput[][] = [
+    [row(1, valid(1)), row(2, valid(2)), row(3, valid(3)), row(4, valid(1)), row(5, '1234567890'), row(6, valid(4)), row(7, null)],
+    [row(8, valid(1)), row(9, valid(5))],
+    [row(10, valid(6))],
+    [row(11, valid(2), '주식회사 한빛')],
+    [row(12, valid(2)), row(13, valid(7))],
+    [row(14, 'abc'), row(15, '1234567890')],
+  ];
+  const entries: CachedStatus[] = [
+    { record: record(valid(1), 'active'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+    { record: record(valid(2), 'suspended'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+    { record: record(valid(3), 'closed'), source: 'sandbox', checkedAt: iso(-120_000), expiresAt: iso(3_600_000) },
+    { record: record(valid(4), 'odd'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+    { record: record(valid(5), 'active'), source: 'sandbox', checkedAt: iso(-7_200_000), expiresAt: iso(-1) },
+    { record: record(valid(6), 'active'), source: 'nts', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+  ];
+
+  async function newJob(id: string): Promise<{ job: BatchJob; account: Account }> {
+    const account: Account = { id: `acc_${id}`, email: `${id}@example.com`, plan: 'business', quotaLimit: null, createdAt: NOW.toISOString() };
+    await store.createAccount(account);
+    await store.batches.createJob({
+      id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen: { bno: 'b_no', name: 'name', address: null },
+      offline: false, paid: false, month: '2026-11', idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(),
+    });
+    for (const [i, rows] of chunks.entries()) await store.batches.appendChunk(id, i + 1, rows, ['b_no', 'name']);
+    const fin = await store.batches.finalizeJob(id, { chunkSize: 1, limit: 1000, charge: false, paid: false, now: NOW, total: 15, distinct: 7, sharedNumbers: [], sharedChunks: [] });
+    assert.ok(fin.ok);
+    return { job: fin.job, account };
+  }
+
+  const ctx = (no: number) => ({ source: 'sandbox', nowMs: NOW.getTime(), chunkRows: chunks[no - 1]!.length });
+
+  test('a chunk the cache answers reads back, row by row, as the general way writes it', async () => {
+    await store.putCachedStatuses(entries);
+    const { job, account } = await newJob('job_cached_1');
+    const groups = await store.batches.cachedGroups(job.id, 1);
+    assert.ok(groups);
+    const sql = completionFromCache(groups, ctx(1));
+    assert.ok(sql, JSON.stringify(groups));
+    const status = createStatusService({ registry: noRegistry, cache: store, ttlSeconds: 3600, now: () => NOW });
+    const general = await processChunk({ status, assess: noAssess, now: () => NOW }, { job, account, rows: chunks[0]!, shared: new Map() });
+
+    assert.deepEqual(sql.counts, general.counts);
+    assert.deepEqual(sql.counts, { byStatus: { active: 2, suspended: 1, closed: 1, unregistered: 1, invalid: 2 }, byGrade: {} });
+    assert.equal(sql.rows, general.rows);
+    assert.deepEqual(sql.numbers, [], 'nothing to refund or record per number');
+    assert.ok(general.numbers.every((n) => !n.refund));
+    const fromSql = decodeOutput(encodeOutput(sql.output));
+    const fromGeneral = decodeOutput(encodeOutput(general.output));
+    assert.deepEqual(fromSql.answers, fromGeneral.answers);
+    assert.equal(fromSql.answers.get(valid(4))?.record.tax_type, record(valid(4), 'odd').tax_type, 'escaped text survives');
+
+    // committed, the rows read back as the general way's output would give them
+    const lease = await store.batches.claimChunk('w', 60_000, NOW);
+    assert.deepEqual([lease?.jobId, lease?.chunkNo], [job.id, 1]);
+    assert.deepEqual(await store.batches.completeChunk(lease!, 'w', sql, NOW), { status: 'done' });
+    const [stored] = await store.batches.chunksAfter(job.id, 0, 1);
+    assert.ok(stored?.output);
+    const expected = { ...stored, output: fromGeneral };
+    assert.deepEqual(stored.rows.map((r) => rowOf(stored, r)), stored.rows.map((r) => rowOf(expected, r)));
+    assert.deepEqual(await store.batches.counts(job.id), general.counts);
+  });
+
+  test('chunks the cache cannot answer on its own are left to the general way', async () => {
+    const { job } = await newJob('job_cached_2');
+    const answered = async (no: number): Promise<ChunkCompletion | null> => {
+      const groups = await store.batches.cachedGroups(job.id, no);
+      return groups && completionFromCache(groups, ctx(no));
+    };
+    assert.equal(await answered(2), null, 'an expired entry');
+    assert.equal(await answered(3), null, "the other registry's entry");
+    assert.equal(await store.batches.cachedGroups(job.id, 4), null, 'a named row needs scoring');
+    assert.equal(await answered(5), null, 'a number not in the cache');
+    const invalidOnly = await answered(6);
+    assert.deepEqual(invalidOnly?.counts, { byStatus: { invalid: 2 }, byGrade: {} }, 'nothing to look up: answered');
+    // the same chunk one hour later: its entries have expired
+    const groups = await store.batches.cachedGroups(job.id, 1);
+    assert.equal(completionFromCache(groups!, { ...ctx(1), nowMs: NOW.getTime() + 3_600_000 }), null);
+  });
+});

@@ -16,6 +16,9 @@ import { openStore } from '../src/store/open.ts';
 import type { Account, Store } from '../src/store/store.ts';
 import type { AssessService } from '../src/verification/assess-service.ts';
 import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
+import { startFakeNts, type FakeNts } from '../src/registry/fake-nts-server.ts';
+import { call, startTestServer, type TestServer } from './helpers/server.ts';
+import { upload, waitForJob } from './helpers/batch.ts';
 
 const NOW = new Date('2026-11-21T03:00:00.000Z');
 const iso = (msFromNow: number) => new Date(NOW.getTime() + msFromNow).toISOString();
@@ -135,5 +138,50 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     // the same chunk one hour later: its entries have expired
     const groups = await store.batches.cachedGroups(job.id, 1);
     assert.equal(completionFromCache(groups!, { ...ctx(1), nowMs: NOW.getTime() + 3_600_000 }), null);
+  });
+});
+
+describeEachStore('a list uploaded again is answered from the cache, as it was the first time', (kind) => {
+  let nts: FakeNts;
+  let srv: TestServer;
+  before(async () => {
+    nts = await startFakeNts({ latencyMs: 5, seed: 11 });
+    srv = await startTestServer(kind, { NTS_SERVICE_KEY: 'k', NTS_BASE_URL: nts.url, BATCH_CHUNK_ROWS: '10' });
+  });
+  after(async () => {
+    await srv.close();
+    await nts.close();
+  });
+
+  test('the second job asks NTS nothing, counts the same and gives every row the same result, now marked cached', async () => {
+    const { apiKey } = await srv.account('business');
+    // 45 rows in chunks of 10: 40 numbers (the fake gives them assorted statuses), a repeat within a chunk, invalid ones
+    const lines = [...Array.from({ length: 40 }, (_, i) => valid(500 + i)), valid(503), '123-45-67890', '없음', '0000000000', '12345'];
+    const body = `사업자등록번호\n${lines.join('\n')}\n`;
+    const first = await upload(srv.url, apiKey, { name: 'list.csv', body });
+    assert.equal(first.status, 202, JSON.stringify(first.body));
+    const one = await waitForJob(srv.url, apiKey, first.body.job_id);
+    assert.equal(one.body.status, 'done', JSON.stringify(one.body));
+    const asked = nts.received.length;
+
+    const second = await upload(srv.url, apiKey, { name: 'list.csv', body });
+    assert.equal(second.status, 202, JSON.stringify(second.body));
+    const two = await waitForJob(srv.url, apiKey, second.body.job_id);
+    assert.equal(two.body.status, 'done', JSON.stringify(two.body));
+    assert.equal(nts.received.length, asked, 'nothing asked upstream');
+    assert.deepEqual(two.body.counts, one.body.counts);
+    assert.ok(Object.keys(one.body.counts.biz_status as object).length >= 3, JSON.stringify(one.body.counts));
+    assert.equal(two.body.refunded, 0);
+
+    const results = async (jobId: string) => (await call(srv.url, 'GET', `/batch/${jobId}/results?format=json`, { key: apiKey })).body as Record<string, unknown>[];
+    const [before, again] = [await results(first.body.job_id), await results(second.body.job_id)];
+    assert.equal(again.length, 45);
+    assert.deepEqual(again, before);
+    // the preview shows whole results, with whether the answer came from the cache
+    const preview = async (jobId: string) => ((await call(srv.url, 'GET', `/batch/${jobId}?preview=45`, { key: apiKey })).body.preview as { result: Record<string, unknown> }[]).map((p) => p.result);
+    const [shownBefore, shownAgain] = [await preview(first.body.job_id), await preview(second.body.job_id)];
+    assert.deepEqual(shownAgain.map((r) => ({ ...r, cached: null })), shownBefore.map((r) => ({ ...r, cached: null })));
+    assert.ok(shownBefore.every((r) => r.cached === false));
+    assert.ok(shownAgain.every((r) => r.cached === (typeof r.checked_at === 'string')), JSON.stringify(shownAgain.slice(38, 42)));
   });
 });

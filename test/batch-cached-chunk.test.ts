@@ -174,9 +174,9 @@ describeEachStore('a list uploaded again is answered from the cache, as it was t
     assert.equal(two.body.refunded, 0);
 
     const results = async (jobId: string) => (await call(srv.url, 'GET', `/batch/${jobId}/results?format=json`, { key: apiKey })).body as Record<string, unknown>[];
-    const [before, again] = [await results(first.body.job_id), await results(second.body.job_id)];
+    const [firstRows, again] = [await results(first.body.job_id), await results(second.body.job_id)];
     assert.equal(again.length, 45);
-    assert.deepEqual(again, before);
+    assert.deepEqual(again, firstRows);
     // the preview shows whole results, with whether the answer came from the cache
     const preview = async (jobId: string) => ((await call(srv.url, 'GET', `/batch/${jobId}?preview=45`, { key: apiKey })).body.preview as { result: Record<string, unknown> }[]).map((p) => p.result);
     const [shownBefore, shownAgain] = [await preview(first.body.job_id), await preview(second.body.job_id)];

@@ -12,10 +12,9 @@ import type { CachedStatus, NtsRecord, Registry } from '../src/registry/types.ts
 import { createStatusService } from '../src/registry/status-service.ts';
 import type { BatchJob, BatchRowInput, ChunkCompletion } from '../src/store/batch-store.ts';
 import { decodeOutput, encodeOutput } from '../src/store/batch-rows.ts';
-import { openStore } from '../src/store/open.ts';
 import type { Account, Store } from '../src/store/store.ts';
 import type { AssessService } from '../src/verification/assess-service.ts';
-import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
+import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 import { startFakeNts, type FakeNts } from '../src/registry/fake-nts-server.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { upload, waitForJob } from './helpers/batch.ts';
@@ -46,15 +45,10 @@ const noRegistry: Registry = {
 const noAssess = { assess: () => Promise.reject(new Error('no row here is scored')) } as unknown as AssessService;
 
 describeEachStore('chunks answered from the cache in SQL', (kind) => {
-  let fresh: FreshStore;
+  const opened = useFreshStore(kind);
   let store: Store;
-  before(async () => {
-    fresh = freshStoreConfig(kind);
-    store = await openStore(fresh.config);
-  });
-  after(async () => {
-    await store.close();
-    await fresh.cleanup();
+  before(() => {
+    store = opened.store;
   });
 
   // chunk 1: answered (three statuses, an odd record, a repeat, an invalid number); 2: an expired

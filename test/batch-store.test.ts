@@ -1,12 +1,11 @@
 // The batch store contract, run against both engines: charging, chunk leases, exactly-once
 // completion and refunds, shared numbers recorded once per job.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import type { BatchRowInput, ChunkCompletion, ChunkLease, ChunkOutput, NumberOutcome } from '../src/store/batch-store.ts';
-import { openStore } from '../src/store/open.ts';
 import type { Store } from '../src/store/store.ts';
 import type { StatusAnswer } from '../src/registry/types.ts';
-import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
+import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 
 const T0 = new Date('2026-11-21T00:00:00Z');
 const answer = (bno: string, checkedAt = T0.toISOString()) => ({ record: { b_no: bno, b_stt_cd: '01' }, source: 'sandbox', checkedAt, fromCache: false, stale: false }) as unknown as StatusAnswer;
@@ -29,15 +28,10 @@ const outcome = (i: number, opts: { refund?: boolean; shared?: boolean; checkedA
 });
 
 describeEachStore('batch store', (kind) => {
-  let fresh: FreshStore;
+  const opened = useFreshStore(kind);
   let store: Store;
-  before(async () => {
-    fresh = freshStoreConfig(kind);
-    store = await openStore(fresh.config);
-  });
-  after(async () => {
-    await store.close();
-    await fresh.cleanup();
+  before(() => {
+    store = opened.store;
   });
 
   /** A job of `rows` rows (numbers i % distinct) in chunks of `chunkSize`, plus one unreadable row. */

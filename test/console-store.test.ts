@@ -1,10 +1,9 @@
 // The console store contract, run against both engines: accounts with passwords, sessions that
 // expire, and sign-in attempts counted exactly under concurrency.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openStore } from '../src/store/open.ts';
+import { before, test } from 'node:test';
 import { StoreConflict, type Account, type Store } from '../src/store/store.ts';
-import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
+import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 
 const T0 = new Date('2026-11-21T00:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -12,15 +11,10 @@ let seq = 0;
 const account = (): Account => ({ id: `acc_c${++seq}`, email: `c${seq}@example.com`, plan: 'free', quotaLimit: null, createdAt: T0.toISOString() });
 
 describeEachStore('console store', (kind) => {
-  let fresh: FreshStore;
+  const opened = useFreshStore(kind);
   let store: Store;
-  before(async () => {
-    fresh = freshStoreConfig(kind);
-    store = await openStore(fresh.config);
-  });
-  after(async () => {
-    await store.close();
-    await fresh.cleanup();
+  before(() => {
+    store = opened.store;
   });
 
   test('an account and its password are created together; a taken email creates neither', async () => {

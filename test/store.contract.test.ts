@@ -1,11 +1,10 @@
 // One contract for every store implementation: what the rest of the service relies on.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { openStore } from '../src/store/open.ts';
+import { before, test } from 'node:test';
 import { StoreConflict, type Account, type LabelRecord, type Store } from '../src/store/store.ts';
 import type { ModelParams } from '../src/domain/model/types.ts';
 import type { CachedStatus, NtsRecord } from '../src/registry/types.ts';
-import { describeEachStore, freshStoreConfig, type FreshStore } from './helpers/stores.ts';
+import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 
 let seq = 0;
 const account = (over: Partial<Account> = {}): Account => ({
@@ -26,15 +25,10 @@ const record = (bno: string, cd: NtsRecord['b_stt_cd'] = '01'): NtsRecord => ({
 });
 
 describeEachStore('store contract', (kind) => {
-  let fresh: FreshStore;
+  const opened = useFreshStore(kind);
   let store: Store;
-  before(async () => {
-    fresh = freshStoreConfig(kind);
-    store = await openStore(fresh.config);
-  });
-  after(async () => {
-    await store.close();
-    await fresh.cleanup();
+  before(() => {
+    store = opened.store;
   });
 
   test('migrations are safe to run again', async () => {

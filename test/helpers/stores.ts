@@ -4,9 +4,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import type { Config } from '../../src/config.ts';
 import { PostgresStore } from '../../src/store/postgres.ts';
+import { openStore } from '../../src/store/open.ts';
+import type { Store } from '../../src/store/store.ts';
 
 export type StoreKind = 'sqlite' | 'postgres';
 export const PG_URL = process.env.TEST_DATABASE_URL;
@@ -48,4 +50,21 @@ export function describeEachStore(name: string, fn: (kind: StoreKind) => void): 
   describe(`${name} [sqlite]`, () => fn('sqlite'));
   // a skipped test (not a skipped suite) so the runner's summary counts it as skipped
   describe(`${name} [postgres]`, () => (PG_URL ? fn('postgres') : test('on PostgreSQL', { skip: 'TEST_DATABASE_URL not set' }, () => {})));
+}
+
+/**
+ * A fresh store of `kind` for the enclosing suite: opened before its tests, closed and removed
+ * after. Read `.store` inside the tests (it is set once the suite starts).
+ */
+export function useFreshStore(kind: StoreKind): { store: Store } {
+  const held = {} as { store: Store; fresh: FreshStore };
+  before(async () => {
+    held.fresh = freshStoreConfig(kind);
+    held.store = await openStore(held.fresh.config);
+  });
+  after(async () => {
+    await held.store.close();
+    await held.fresh.cleanup();
+  });
+  return held;
 }

@@ -26,8 +26,6 @@ export interface BatchWorkerOptions {
   idleMs?: number;
   /** attempts after which a chunk that keeps failing fails its job */
   maxAttempts?: number;
-  /** answer chunks wholly in the cache from grouped cache reads (cached-chunk.ts); off only to compare with the general way */
-  cachedChunks?: boolean;
   log?: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
 }
 
@@ -40,7 +38,7 @@ export class BatchWorker {
   #loops: Promise<void>[] = [];
 
   constructor(opts: BatchWorkerOptions) {
-    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, cachedChunks: true, ...opts };
+    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, ...opts };
   }
 
   start(): void {
@@ -108,7 +106,7 @@ export class BatchWorker {
     const account = job ? await store.getAccount(job.accountId) : null;
     if (!job || !account) return; // deleted meanwhile: its chunks went with it
     // shared numbers need their once-per-job record: those chunks go the general way
-    if (this.#o.cachedChunks && !lease.shared && (await this.#fromCache(lease))) return;
+    if (!lease.shared && (await this.#fromCache(lease))) return;
     const rows = await store.batches.chunkRows(lease.jobId, lease.chunkNo);
     let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
     // A shared number another chunk recorded first with another answer (only when both looked it

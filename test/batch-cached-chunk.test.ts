@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { completionFromCache } from '../src/batch/cached-chunk.ts';
+import { BatchWorker } from '../src/jobs/batch-worker.ts';
 import { processChunk } from '../src/batch/process-chunk.ts';
 import { rowOf } from '../src/batch/job-rows.ts';
 import { checkDigitOf, hasValidCheckDigit } from '../src/domain/bizno.ts';
@@ -44,6 +45,16 @@ const noRegistry: Registry = {
 };
 const noAssess = { assess: () => Promise.reject(new Error('no row here is scored')) } as unknown as AssessService;
 
+/** cache entries: fresh ones of three statuses and an odd record, an expired one, one of the other registry */
+const entries: CachedStatus[] = [
+  { record: record(valid(1), 'active'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+  { record: record(valid(2), 'suspended'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+  { record: record(valid(3), 'closed'), source: 'sandbox', checkedAt: iso(-120_000), expiresAt: iso(3_600_000) },
+  { record: record(valid(4), 'odd'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+  { record: record(valid(5), 'active'), source: 'sandbox', checkedAt: iso(-7_200_000), expiresAt: iso(-1) },
+  { record: record(valid(6), 'active'), source: 'nts', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+];
+
 describeEachStore('chunks answered from the cache in SQL', (kind) => {
   const opened = useFreshStore(kind);
   let store: Store;
@@ -61,14 +72,6 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     [row(11, valid(2), '주식회사 한빛')],
     [row(12, valid(2)), row(13, valid(7))],
     [row(14, 'abc'), row(15, '1234567890')],
-  ];
-  const entries: CachedStatus[] = [
-    { record: record(valid(1), 'active'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
-    { record: record(valid(2), 'suspended'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
-    { record: record(valid(3), 'closed'), source: 'sandbox', checkedAt: iso(-120_000), expiresAt: iso(3_600_000) },
-    { record: record(valid(4), 'odd'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
-    { record: record(valid(5), 'active'), source: 'sandbox', checkedAt: iso(-7_200_000), expiresAt: iso(-1) },
-    { record: record(valid(6), 'active'), source: 'nts', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
   ];
 
   async function newJob(id: string): Promise<{ job: BatchJob; account: Account }> {
@@ -132,6 +135,40 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     // the same chunk one hour later: its entries have expired
     const groups = await store.batches.cachedGroups(job.id, 1);
     assert.equal(completionFromCache(groups!, { ...ctx(1), nowMs: NOW.getTime() + 3_600_000 }), null);
+  });
+});
+
+describeEachStore('the batch worker and the cache path', (kind) => {
+  const opened = useFreshStore(kind);
+
+  test('chunks the cache answers are completed without a status lookup; the others are looked up as before', async () => {
+    const store = opened.store;
+    await store.putCachedStatuses(entries);
+    const account: Account = { id: 'acc_worker', email: 'worker@example.com', plan: 'business', quotaLimit: null, createdAt: NOW.toISOString() };
+    await store.createAccount(account);
+    const id = 'job_worker';
+    await store.batches.createJob({
+      id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen: { bno: 'b_no', name: 'name', address: null },
+      offline: false, paid: false, month: '2026-11', idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(),
+    });
+    // chunks of two: fresh entries; a fresh entry and an invalid number; an expired entry and a fresh one
+    const rows = [row(1, valid(1)), row(2, valid(2)), row(3, valid(3)), row(4, 'abc'), row(5, valid(5)), row(6, valid(4))];
+    for (let c = 0; c < 3; c++) await store.batches.appendChunk(id, c + 1, rows.slice(c * 2, c * 2 + 2), ['b_no', 'name']);
+    assert.ok((await store.batches.finalizeJob(id, { chunkSize: 2, limit: 1000, charge: false, paid: false, now: NOW, total: 6, distinct: 5, sharedNumbers: [], sharedChunks: [] })).ok);
+
+    const asked: string[] = [];
+    const status = createStatusService({ registry: noRegistry, cache: store, ttlSeconds: 3600, now: () => NOW });
+    const counting = { ...status, lookup: (bnos: readonly string[], opts?: { offline?: boolean }) => (asked.push(...bnos), status.lookup(bnos, opts)) };
+    const worker = new BatchWorker({ store, status: counting, assess: noAssess, now: () => NOW, concurrency: 1, idleMs: 10 });
+    worker.start();
+    try {
+      for (let i = 0; i < 200 && (await store.batches.getJob(id))?.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      await worker.stop();
+    }
+    const job = await store.batches.getJob(id);
+    assert.deepEqual([job?.status, job?.processed], ['done', 6]);
+    assert.deepEqual(asked.toSorted(), [valid(5), valid(4)].toSorted(), 'only the chunk with an expired entry went the general way');
   });
 });
 

@@ -9,9 +9,9 @@
 // million-row job's time.
 import { statusFromNts } from '../domain/verification.ts';
 import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
-import type { ChunkCompletion, Tally } from '../store/batch-store.ts';
+import type { BatchRowInput, ChunkCompletion, Tally } from '../store/batch-store.ts';
+import type { DistinctAnswer } from '../store/batch-rows.ts';
 import { lookupNumber } from './job-rows.ts';
-import type { BatchRowInput } from '../store/batch-store.ts';
 
 /** Cache entries alike but for the number, as the store groups them for one chunk. */
 export interface CachedGroup {
@@ -60,7 +60,7 @@ export function completionFromCache(groups: readonly CachedGroup[], ctx: CachedC
     const record = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
     if (typeof record !== 'object' || record === null || Array.isArray(record) || 'b_no' in record) return null;
     // the shape process-chunk.ts gives a fresh cache hit (status-service.ts fromCache), less the number
-    const answer: Omit<StatusAnswer, 'record'> & { record: Omit<NtsRecord, 'b_no'> } = {
+    const answer: DistinctAnswer = {
       record, source: g.source as StatusAnswer['source'], checkedAt: g.checkedAt, fromCache: true, stale: false,
     };
     const status = statusFromNts(record.b_stt_cd);

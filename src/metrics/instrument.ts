@@ -34,10 +34,12 @@ export function observedWorkerStore(store: Store, metrics: Metrics): Store {
       const outcome = await store.batches.completeChunk(...args);
       // a conflict is redone by the worker with the answers another chunk recorded first
       metrics.batchChunks.inc({ outcome: outcome.status === 'done' ? 'committed' : outcome.status === 'lost' ? 'lease_lost' : 'conflict' });
-      if (outcome.status === 'done') metrics.batchRows.inc(args[2].rows);
-      // a chunk answered from the cache in SQL made no status lookup that observedStatus saw
-      const output = args[2].output;
-      if (outcome.status === 'done' && 'encoded' in output && output.cacheHits > 0) metrics.statusLookups.inc({ source: 'cache' }, output.cacheHits);
+      if (outcome.status === 'done') {
+        const { rows, output } = args[2];
+        metrics.batchRows.inc(rows);
+        // a chunk answered from the cache in SQL made no status lookup that observedStatus saw
+        if ('encoded' in output && output.cacheHits > 0) metrics.statusLookups.inc({ source: 'cache' }, output.cacheHits);
+      }
       return outcome;
     },
   });

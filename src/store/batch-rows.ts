@@ -3,8 +3,7 @@
 // back parsed JSON, booleans and Dates. The helpers accept either, so one mapping serves both.
 import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
 import type { BatchJob, BatchRowInput, ChunkLease, ChunkOutput, EncodedChunkOutput, ScoredRow, StoredChunk } from './batch-store.ts';
-import type { CachedGroup } from '../batch/cached-chunk.ts';
-import { cacheOnlyLookups } from '../batch/cached-chunk.ts';
+import { cacheOnlyLookups, type CachedGroup } from '../batch/cached-chunk.ts';
 import { iso, type Row } from './rows.ts';
 
 // oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the shape it stored
@@ -101,7 +100,8 @@ export function toCachedGroup(r: readonly unknown[]): CachedGroup {
   };
 }
 
-type DistinctAnswer = Omit<StatusAnswer, 'record'> & { record: Omit<NtsRecord, 'b_no'> };
+/** An answer less its record's number: what alike answers of a chunk share. */
+export type DistinctAnswer = Omit<StatusAnswer, 'record'> & { record: Omit<NtsRecord, 'b_no'> };
 
 /**
  * A chunk's output as JSON text. Most answers in a chunk are alike but for the number (every

@@ -198,3 +198,27 @@ test('a cell longer than Excel allows is refused while inflating; the longest Ex
   // (names are cut to a sane length when stored; the cell itself was read whole)
   assert.ok(/^&+$/.test(rows[0]!.name ?? ''), 'the escaped cell read as ampersands');
 });
+
+const sharedWith = (extra: string) => `<sst xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><si><t>사업자등록번호</t></si><si><t>상호</t></si><si><t>한빛</t></si>${extra}</sst>`;
+
+// the sheet first, as Excel writes it: it must wait on disk for the shared strings
+const sheetFirst = (extra = '') => buildZip([
+  { name: 'xl/workbook.xml', content: () => ['<workbook xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main" xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><sheets><sheet name="S" sheetId="1" r:id="rId1"/></sheets></workbook>'] },
+  { name: 'xl/_rels/workbook.xml.rels', content: () => ['<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="x" Target="worksheets/sheet1.xml"/></Relationships>'] },
+  { name: 'xl/worksheets/sheet1.xml', content: () => ['<worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>', ...SHARED_STRING_ROWS(), '</sheetData></worksheet>'] },
+  { name: 'xl/sharedStrings.xml', content: () => [sharedWith(extra)] },
+]);
+
+test('a sheet stored before its shared strings is spooled to a file that is never visible: not while read, not after a refusal', T, async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'bizcheck-xlsx-test-'));
+  try {
+    const read = await openRows(upload(await sheetFirst(), 64), { maxRows: 10, tmpDir: dir });
+    assert.deepEqual(await readdir(dir), []);
+    assert.deepEqual((await collect(read.rows)).map((r) => [r.bno, r.name]), [['1248100998', '한빛']]);
+    const refused = await fileError(openRows(upload(await sheetFirst(`<si>${'<r/>'.repeat(40_000)}</si>`), 64), { maxRows: 10, tmpDir: dir }));
+    assert.equal(refused.code, 'too_large');
+    assert.deepEqual(await readdir(dir), []);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -2,6 +2,7 @@
 // told apart from data, limits counted, the three recognised columns pulled out.
 
 import { normaliseFromFile } from '../../domain/bizno.ts';
+import { cleanText } from '../../domain/safe-text.ts';
 import { rawText, type RawCell } from './cell-text.ts';
 import type { ChosenColumns } from './columns.ts';
 import { FileError } from './errors.ts';
@@ -35,7 +36,7 @@ export function isBlank(record: readonly RawCell[]): boolean {
 
 /** Header text as a key: whitespace (Alt+Enter line breaks) folded, empty ones named by position. */
 export function headerName(raw: string, index: number): string {
-  const s = raw.replace(/\s+/g, ' ').trim();
+  const s = cleanText(raw).replace(/\s+/g, ' ').trim();
   if (s === '') return `열${index + 1}`;
   // cells are plain objects, where "__proto__" cannot be an ordinary key
   return s === '__proto__' ? `${s} (열${index + 1})` : s;
@@ -107,8 +108,10 @@ export class RowBuilder {
     const cells: Record<string, string> = {};
     const max = this.#limits.maxCellChars;
     for (let i = 0; i < this.headers.length; i++) {
-      const text = rawText(record[i]);
-      cells[this.headers[i]!] = text.length > max ? text.slice(0, max) : text;
+      const raw = rawText(record[i]);
+      // control characters cannot be stored or echoed (domain/safe-text.ts): in a cell they are
+      // cleaned, not refused; after the cut, which may split a surrogate pair
+      cells[this.headers[i]!] = cleanText(raw.length > max ? raw.slice(0, max) : raw);
     }
     const textAt = (index: number | undefined): string | null => {
       if (index === undefined) return null;

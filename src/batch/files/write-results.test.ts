@@ -30,6 +30,9 @@ function asString(value: unknown): string {
   return value as string;
 }
 
+/** What a download shows of a cell: tabs and line breaks as spaces. */
+const shown = (h: string) => h.replace(/[\t\r\n]/g, ' ');
+
 function sink(): { out: PassThrough; bytes: () => Buffer } {
   const out = new PassThrough();
   const chunks: Buffer[] = [];
@@ -38,8 +41,14 @@ function sink(): { out: PassThrough; bytes: () => Buffer } {
 }
 
 test('the neutralising rule', () => {
-  for (const h of HOSTILE) assert.equal(neutralise(h), `'${h}`);
-  for (const s of ['한빛', '1248100998', ' =1', '', "'=1"]) assert.equal(neutralise(s), s);
+  for (const h of HOSTILE) assert.equal(neutralise(h), `'${shown(h)}`);
+  for (const s of ['한빛', '1248100998', '', "'=1", 'a-b', 'x =1']) assert.equal(neutralise(s), s);
+  // a formula start behind a list separator of any locale, a quote, or spaces; full-width forms
+  const cases: [string, string][] = [
+    ['x;=1+1', "x;'=1+1"], ['a,@SUM(A1)', "a,'@SUM(A1)"], ['a\t+1', 'a +1'], ['a;"=1"', 'a;"\'=1"'], [' =1', "' =1"],
+    ['＝1+1', "'＝1+1"], ['x;－1', "x;'－1"], ['nul\u0000 and bell\u0007', 'nul and bell'], ['a\r\nb', 'a  b'],
+  ];
+  for (const [input, written] of cases) assert.equal(neutralise(input), written, JSON.stringify(input));
 });
 
 test('CSV: UTF-8 BOM, CRLF, RFC 4180 quoting, formulas neutralised, and it parses back', T, async () => {
@@ -51,12 +60,28 @@ test('CSV: UTF-8 BOM, CRLF, RFC 4180 quoting, formulas neutralised, and it parse
   assert.ok(text.startsWith('input:사업자등록번호,input:상호,input:비고,biz_status,bounce_prob,checked\r\n'));
   const back: string[][] = parse(text, { relax_column_count: false });
   assert.equal(back.length, 1 + rows().length);
-  assert.deepEqual(back[1], ['124-81-00998', '(주)한빛, "본점"', '첫 줄\r\n둘째 줄', 'active', '0.125', 'true']);
+  // line breaks are never written raw: they become spaces, as in uploaded cells
+  assert.deepEqual(back[1], ['124-81-00998', '(주)한빛, "본점"', '첫 줄  둘째 줄', 'active', '0.125', 'true']);
   HOSTILE.forEach((h, i) => {
     // hostile text gets the apostrophe, text that only looks numeric too, our own numbers stay numbers
-    assert.deepEqual(back[2 + i]!.slice(1, 5), [`'${h}`, `'-${i}.5`, 'closed', '-1.5']);
+    assert.deepEqual(back[2 + i]!.slice(1, 5), [`'${shown(h)}`, `'-${i}.5`, 'closed', '-1.5']);
   });
   assert.deepEqual(back.at(-1), ['', '', '', 'invalid', '', '']);
+});
+
+test('CSV read with any locale\'s list separator (, ; tab), quoted or not: no field starts with a formula', T, async () => {
+  const nasty = ['x;=1+1', 'a,=2', 'b\t@SUM(A1)', 'c;"=3"', ' ;-4', '＝5', 'd;＋6', '=7', 'e\r\n=8'];
+  const { out, bytes } = sink();
+  await writeCsv(nasty.map((n) => ({ 'input:상호': n })), ['input:상호'], out);
+  const text = bytes().toString('utf8').slice(1);
+  // oxlint-disable-next-line no-control-regex
+  assert.doesNotMatch(text.split('\r\n').join(''), /[\u0000-\u001f\u007f]/u, 'no raw control characters but the record ends');
+  for (const delimiter of [',', ';', '\t']) {
+    for (const quote of ['"', false] as const) {
+      const fields: string[] = parse(text, { delimiter, quote, relax_column_count: true, relax_quotes: true }).flat();
+      for (const f of fields) assert.doesNotMatch(f.replace(/^[\s"]+/, ''), /^[=+\-@＝＋－＠]/, `delimiter ${JSON.stringify(delimiter)}, quotes ${String(quote)}: ${f}`);
+    }
+  }
 });
 
 test('XLSX: read back with exceljs, strings never formulas, numbers numeric, header bold and frozen', T, async () => {
@@ -75,8 +100,7 @@ test('XLSX: read back with exceljs, strings never formulas, numbers numeric, hea
     const row = sheet.getRow(3 + i);
     const cell = row.getCell(2);
     assert.notEqual(cell.type, ExcelJS.ValueType.Formula);
-    // XML cannot carry a bare CR or TAB-less control; compare what survives
-    assert.equal(asString(cell.value).replace(/\r\n?/g, '\n'), `'${h}`.replace(/\r\n?/g, '\n'));
+    assert.equal(asString(cell.value), `'${shown(h)}`);
     assert.equal(row.getCell(3).value, `'-${i}.5`);
     assert.equal(row.getCell(5).value, -1.5);
   });

@@ -69,7 +69,9 @@ function closedEarly(out: Writable): Promise<never> {
 
 function csvField(value: unknown): string {
   const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : neutralise(valueText(value));
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+  // quoted when it holds a list separator of any locale (or a quote): a reader set to ";" or tab
+  // must not split it either
+  return /[",;\t\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
 /** RFC 4180 CSV with CRLF, in UTF-8 with a BOM: without it Excel reads Korean as CP949 mojibake. */

@@ -1,16 +1,20 @@
 // XLSX → records of one worksheet, streamed with exceljs's streaming reader parts. exceljs's own
 // entry loop is replaced (see xlsx-zip.ts) so that every part is metered, only the chosen sheet is
 // kept, and sheets that arrive before the shared strings (Excel writes them in that order) are
-// spooled to a temporary file, never to memory. The private exceljs methods used here are pinned
-// by the exact exceljs version in package.json.
+// spooled to an unlinked temporary file, never to memory; the shared strings are kept there too
+// (shared-strings.ts), off the heap. Every part's elements are counted against Excel's own limits
+// before exceljs builds anything from them (xlsx-elements.ts). The private exceljs methods used
+// here are pinned by the exact exceljs version in package.json.
 
-import { createReadStream } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { close, createReadStream, open, unlink } from 'node:fs';
+import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { cellRaw, type RawCell } from './cell-text.ts';
+import { cellRaw, rawText, type RawCell } from './cell-text.ts';
+import { SharedStringTable } from './shared-strings.ts';
 import { FileError } from './errors.ts';
 import { drain, entryPath, InflateBudget, meteredText, openZip, spool, type ZipEntry } from './xlsx-zip.ts';
 
@@ -50,7 +54,8 @@ interface ReaderInternals extends ReaderState {
   _parseRels(s: Readable): Promise<void>;
   _parseWorkbook(s: Readable): Promise<void>;
   _parseStyles(s: Readable): Promise<void>;
-  _parseSharedStrings(s: Readable): AsyncIterable<unknown>;
+  _parseSharedStrings(s: Readable): AsyncIterable<{ index: number; text: unknown }>;
+  sharedStrings?: unknown;
   _parseWorksheet(it: AsyncIterable<string>, sheetNo: string): Iterable<{ value: WorksheetReader }>;
 }
 interface ReaderParts {
@@ -58,7 +63,7 @@ interface ReaderParts {
   rels(s: Readable): Promise<void>;
   workbook(s: Readable): Promise<void>;
   styles(s: Readable): Promise<void>;
-  sharedStrings(s: Readable): Promise<void>;
+  sharedStrings(s: Readable, table: SharedStringTable): Promise<void>;
   worksheet(text: AsyncIterable<string>): WorksheetReader | null;
 }
 
@@ -71,7 +76,8 @@ const WORKSHEET = /^xl\/worksheets\/[^/]+\.xml$/;
 function newReader(): ReaderParts {
   const reader = new ExcelJS.stream.xlsx.WorkbookReader('', {
     worksheets: 'emit',
-    sharedStrings: 'cache',
+    // each string is handed over as it is read and kept off the heap (shared-strings.ts)
+    sharedStrings: 'emit',
     // styles are needed to tell a date from a number
     styles: 'cache',
     hyperlinks: 'ignore',
@@ -83,9 +89,10 @@ function newReader(): ReaderParts {
     rels: (s) => reader._parseRels(s),
     workbook: (s) => reader._parseWorkbook(s),
     styles: (s) => reader._parseStyles(s),
-    async sharedStrings(s) {
-      // with sharedStrings: 'cache' this yields nothing and fills the reader's table
-      for await (const _ of reader._parseSharedStrings(s)) continue;
+    async sharedStrings(s, table) {
+      for await (const { text } of reader._parseSharedStrings(s)) table.add(rawText(cellRaw(text)));
+      table.finish();
+      reader.sharedStrings = table.view();
     },
     worksheet(text) {
       for (const event of reader._parseWorksheet(text, '0')) return event.value;
@@ -146,6 +153,21 @@ function toRecord(row: StreamRow, maxColumns: number): RawCell[] {
   return record;
 }
 
+/**
+ * A temporary file that is already unlinked: it lives while it is open and vanishes with its last
+ * descriptor, so no exit — a refusal, a crash, a killed process — leaves it behind.
+ */
+async function spoolFile(dir: string | undefined): Promise<number> {
+  const name = path.join(dir ?? tmpdir(), `bizcheck-xlsx-${randomUUID()}.xml`);
+  // a bare descriptor: streams over a FileHandle keep it from closing while they are unfinished
+  const fd = await promisify(open)(name, 'wx+', 0o600);
+  await promisify(unlink)(name).catch(async (err: unknown) => {
+    await promisify(close)(fd);
+    throw err;
+  });
+  return fd;
+}
+
 export function xlsxRecords(body: Readable, opts: XlsxOptions): XlsxSource {
   const source = { sheet: null as string | null, records: null as unknown as AsyncGenerator<RawCell[]> };
   source.records = generate(body, opts, (name) => {
@@ -158,8 +180,8 @@ async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: stri
   const reader = newReader();
   const budget = new InflateBudget(opts.maxInflatedBytes);
   const zip = openZip(body);
-  const spooled = new Map<string, string>();
-  let dir: string | null = null;
+  // unlinked temporary files by part: sheets stored before the shared strings, and the strings
+  const spooled = new Map<string, number>();
   let sharedStringsRead = false;
   let chosen: { name: string; part: string } | null = null;
 
@@ -173,24 +195,25 @@ async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: stri
   try {
     for await (const entry of zip as AsyncIterable<ZipEntry>) {
       const part = entryPath(entry);
-      if (part === 'xl/_rels/workbook.xml.rels') await reader.rels(meteredText(entry, budget));
-      else if (part === 'xl/workbook.xml') await reader.workbook(meteredText(entry, budget));
-      else if (part === 'xl/styles.xml') await reader.styles(meteredText(entry, budget));
+      if (part === 'xl/_rels/workbook.xml.rels') await reader.rels(meteredText(entry, budget, 'rels'));
+      else if (part === 'xl/workbook.xml') await reader.workbook(meteredText(entry, budget, 'workbook'));
+      else if (part === 'xl/styles.xml') await reader.styles(meteredText(entry, budget, 'styles'));
       else if (part === 'xl/sharedStrings.xml') {
-        await reader.sharedStrings(meteredText(entry, budget));
+        const fd = await spoolFile(opts.tmpDir);
+        spooled.set(part, fd);
+        await reader.sharedStrings(meteredText(entry, budget, 'sharedStrings'), new SharedStringTable(fd));
         sharedStringsRead = true;
       } else if (WORKSHEET.test(part)) {
         const sheets = worksheetsOf(reader.state);
         chosen ??= sheets ? choose(sheets, opts.sheet) : null;
         if (chosen && chosen.part !== part) await drain(entry, budget);
         else if (chosen && sharedStringsRead) {
-          yield* rowsOf(meteredText(entry, budget), chosen.name);
+          yield* rowsOf(meteredText(entry, budget, 'sheet'), chosen.name);
           return;
         } else {
-          dir ??= await mkdtemp(path.join(opts.tmpDir ?? tmpdir(), 'bizcheck-xlsx-'));
-          const file = path.join(dir, `${spooled.size}.xml`);
-          await spool(entry, budget, file);
+          const file = await spoolFile(opts.tmpDir);
           spooled.set(part, file);
+          await spool(entry, budget, file);
         }
       } else await drain(entry, budget);
     }
@@ -200,10 +223,12 @@ async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: stri
     chosen ??= choose(sheets, opts.sheet);
     const file = spooled.get(chosen.part);
     if (!file) throw unreadable(`"${chosen.name}" 시트의 내용이 없습니다.`);
-    yield* rowsOf(createReadStream(file, { encoding: 'utf8', highWaterMark: 64 * 1024 }), chosen.name);
+    // its bytes were counted as they inflated; its elements are counted now
+    const copy = createReadStream('', { fd: file, start: 0, autoClose: false, highWaterMark: 64 * 1024 });
+    yield* rowsOf(meteredText(copy, new InflateBudget(Infinity), 'sheet'), chosen.name);
   } finally {
     zip.destroy();
     body.destroy();
-    if (dir) await rm(dir, { recursive: true, force: true });
+    await Promise.all([...spooled.values()].map((fd) => promisify(close)(fd).catch(() => undefined)));
   }
 }

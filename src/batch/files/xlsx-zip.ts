@@ -10,6 +10,7 @@ import { pipeline } from 'node:stream/promises';
 import { StringDecoder } from 'node:string_decoder';
 import { createWriteStream } from 'node:fs';
 import { FileError } from './errors.ts';
+import { ElementCounter, type PartKind } from './xlsx-elements.ts';
 
 export interface ZipEntry extends Readable {
   /** the name as stored, which may use backslashes or a leading slash */
@@ -77,12 +78,15 @@ function firstDelimiter(chunk: Buffer, from: number): number {
 export class Meter extends Transform {
   readonly #budget: InflateBudget;
   readonly #decoder: StringDecoder | null;
+  readonly #counter: ElementCounter | null;
   /** bytes since the last `<` or `>` (UTF-8 never uses those bytes inside a character) */
   #run = 0;
-  constructor(budget: InflateBudget, decode: boolean) {
-    super({ readableObjectMode: decode });
+  /** `part`: decode, and count the part's elements as they pass (see xlsx-elements.ts) */
+  constructor(budget: InflateBudget, part: PartKind | null) {
+    super({ readableObjectMode: part !== null });
     this.#budget = budget;
-    this.#decoder = decode ? new StringDecoder('utf8') : null;
+    this.#decoder = part ? new StringDecoder('utf8') : null;
+    this.#counter = part ? new ElementCounter(part) : null;
   }
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: (err?: Error | null, data?: unknown) => void): void {
     try {
@@ -96,9 +100,19 @@ export class Meter extends Transform {
       done(null, chunk);
       return;
     }
-    const text = this.#decoder.write(chunk);
-    if (text) this.push(text);
-    done();
+    done(this.#pushText(this.#decoder.write(chunk)));
+  }
+
+  /** Counts the text's elements and passes it on; the error that stops the part, if any. */
+  #pushText(text: string | undefined): Error | null {
+    if (!text) return null;
+    try {
+      this.#counter?.feed(text);
+    } catch (err) {
+      return err as Error;
+    }
+    this.push(text);
+    return null;
   }
   #bound(chunk: Buffer): void {
     const first = firstDelimiter(chunk, 0);
@@ -128,15 +142,16 @@ export class Meter extends Transform {
   }
 
   override _flush(done: (err?: Error | null) => void): void {
-    const rest = this.#decoder?.end();
-    if (rest) this.push(rest);
-    done();
+    done(this.#pushText(this.#decoder?.end()));
   }
 }
 
-/** The entry as metered text, for exceljs's XML parsers (which would split characters at chunk ends). */
-export function meteredText(entry: ZipEntry, budget: InflateBudget): Meter {
-  const meter = new Meter(budget, true);
+/**
+ * The entry (or a spooled copy of one) as metered text with its elements counted, for exceljs's
+ * XML parsers (which would split characters at chunk ends).
+ */
+export function meteredText(entry: Readable, budget: InflateBudget, part: PartKind): Meter {
+  const meter = new Meter(budget, part);
   // errors reach exceljs through `meter`; these listeners only forward them
   entry.on('error', (err) => meter.destroy(err));
   meter.on('error', () => entry.destroy());
@@ -145,9 +160,10 @@ export function meteredText(entry: ZipEntry, budget: InflateBudget): Meter {
 }
 
 export async function drain(entry: ZipEntry, budget: InflateBudget): Promise<void> {
-  await pipeline(entry, new Meter(budget, false), new Writable({ write: (_c, _e, cb) => cb() }));
+  await pipeline(entry, new Meter(budget, null), new Writable({ write: (_c, _e, cb) => cb() }));
 }
 
-export async function spool(entry: ZipEntry, budget: InflateBudget, file: string): Promise<void> {
-  await pipeline(entry, new Meter(budget, false), createWriteStream(file));
+/** Writes the entry into `file` from its start (an unlinked temporary file: see xlsx-source.ts). */
+export async function spool(entry: ZipEntry, budget: InflateBudget, fd: number): Promise<void> {
+  await pipeline(entry, new Meter(budget, null), createWriteStream('', { fd, start: 0, autoClose: false }));
 }

@@ -13,6 +13,9 @@ import { installApiKeyAuth } from './auth.ts';
 import { healthRoutes } from './health.ts';
 import { meRoutes } from './me.ts';
 import { installProblemHandlers } from './problem.ts';
+import { installInputGuard } from './input-guard.ts';
+import { installSlowClientLimits, type SlowClientLimits } from './slow-clients.ts';
+import { DOCS_CONTENT_SECURITY_POLICY, pageSecurityHeaders } from './security-headers.ts';
 import { verifyRoutes } from './verify.ts';
 import { batchRoutes } from './batch.ts';
 import multipart from '@fastify/multipart';
@@ -37,6 +40,8 @@ export interface AppDeps {
   webhooks: WebhookService;
   maxFileBytes: number;
   bodyLimitBytes: number;
+  /** how long clients may take to send (none: Node's defaults, for tests that build an app alone) */
+  slowClients?: SlowClientLimits;
   log: FastifyBaseLogger;
   now?: () => Date;
   /** X-Forwarded-* are believed (behind a reverse proxy) */
@@ -87,6 +92,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // TypeBox validates bodies as sent (no coercion: "b_no": 1248100998 is an error, not a guess)
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   installProblemHandlers(app);
+  installInputGuard(app);
+  if (deps.slowClients) installSlowClientLimits(app, deps.slowClients);
   if (deps.metrics) installHttpMetrics(app, deps.metrics);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
@@ -105,7 +112,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       security: [{ apiKey: [] }],
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+  });
+  // every response under /docs, its pages, scripts and redirects alike
+  app.addHook('onSend', async (request, reply) => {
+    if (request.url === '/docs' || request.url.startsWith('/docs/')) pageSecurityHeaders(request, reply, DOCS_CONTENT_SECURITY_POLICY);
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const quota = new Quota(deps.store, deps.now);

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../errors.ts';
+import { cleanText } from '../domain/safe-text.ts';
 import type { BatchService } from '../batch/batch-service.ts';
 import { BatchAccepted, batchStatusBody, BatchStatusBody, jobSummary, RESULT_COLUMNS, resultRecord } from '../batch/batch-view.ts';
 import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
@@ -29,7 +30,8 @@ const UploadQuery = Type.Object(
 
 const Label = Type.Object(
   {
-    row_id: Type.Integer({ minimum: 1, description: 'row of the job (1-based data row of the file)' }),
+    // the largest row a job can have is far below this; past it, SQL's integer would refuse it
+    row_id: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'row of the job (1-based data row of the file)' }),
     bounced: Type.Boolean({ description: 'whether the mail actually bounced' }),
     reason: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: 'free text, e.g. 수취인불명, 폐문부재' })),
   },
@@ -100,7 +102,9 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
         const { job, created } = await service.create({
           account,
           file: part.file,
-          filename: part.filename || null,
+          // a file name is echoed in downloads and lists: cleaned like the file's cells. A part sent
+          // with `filename=""` reaches us with none at all, whatever the type says
+          filename: cleanText(part.filename ?? '').trim() || null,
           contentType: part.mimetype || null,
           offline: request.query.offline === 'true',
           paid: request.query.paid === 'true',

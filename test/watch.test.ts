@@ -252,7 +252,7 @@ describeEachStore('watch list', (kind) => {
     const at = new Date(clock).toISOString();
     for (let i = 0; i < 10_000; i++) {
       const bno = String(200_000_000 + i);
-      await srv.store.watches.create({ id: `wch_fill${i}`, accountId, bno: bno + checkDigitOf(bno), name: null, address: null, state: null, lastCheckedAt: null, nextCheckAt: at, failures: 0, createdAt: at }, false);
+      await srv.store.watches.create({ id: `wch_fill${i}`, accountId, bno: bno + checkDigitOf(bno), name: null, address: null, state: null, lastCheckedAt: null, nextCheckAt: at, failures: 0, createdAt: at }, false, Infinity);
     }
     const usedBefore = await used(apiKey);
     const res = await call(srv.url, 'POST', '/watch', { key: apiKey, body: { biz_no: valid(500) } });

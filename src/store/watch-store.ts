@@ -52,9 +52,10 @@ export interface WatchCheckCommit {
 export interface WatchStore {
   /**
    * Inserts the entry (with its first history row when it was answered), or returns the account's
-   * existing entry for the number untouched.
+   * existing entry for the number untouched; null, inserting nothing, when the account already
+   * has `limit` entries. The count and the insert are one atomic step among concurrent calls.
    */
-  create(watch: Watch, firstHistory: boolean): Promise<{ created: boolean; watch: Watch }>;
+  create(watch: Watch, firstHistory: boolean, limit: number): Promise<{ created: boolean; watch: Watch } | null>;
   get(accountId: string, watchId: string): Promise<Watch | null>;
   findByNumber(accountId: string, bno: string): Promise<Watch | null>;
   count(accountId: string): Promise<number>;

@@ -24,8 +24,14 @@ export class PostgresWatchStore implements WatchStore {
     this.#pool = pool;
   }
 
-  async create(w: Watch, firstHistory: boolean): Promise<{ created: boolean; watch: Watch }> {
+  async create(w: Watch, firstHistory: boolean, limit: number): Promise<{ created: boolean; watch: Watch } | null> {
     return tx(this.#pool, async (c) => {
+      // the account row's lock makes count-then-insert one step among concurrent adds
+      await c.query('SELECT 1 FROM accounts WHERE id = $1 FOR UPDATE', [w.accountId]);
+      const had = (await c.query('SELECT * FROM watches WHERE account_id = $1 AND b_no = $2', [w.accountId, w.bno])).rows[0] as Row | undefined;
+      if (had) return { created: false, watch: toWatch(had) };
+      const n = Number(((await c.query('SELECT count(*)::int AS n FROM watches WHERE account_id = $1', [w.accountId])).rows[0] as Row).n);
+      if (n >= limit) return null;
       const inserted = (await c.query(
         `INSERT INTO watches (id, account_id, b_no, name, address, state, last_checked_at, next_check_at, failures, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) ON CONFLICT (account_id, b_no) DO NOTHING RETURNING *`,

@@ -22,10 +22,11 @@ export class SqliteWatchStore implements WatchStore {
     this.#d = d;
   }
 
-  async create(w: Watch, firstHistory: boolean): Promise<{ created: boolean; watch: Watch }> {
+  async create(w: Watch, firstHistory: boolean, limit: number): Promise<{ created: boolean; watch: Watch } | null> {
     return this.#d.tx(() => {
       const existing = this.#d.q('SELECT * FROM watches WHERE account_id = ? AND b_no = ?').get(w.accountId, w.bno) as Row | undefined;
       if (existing) return { created: false, watch: toWatch(existing) };
+      if (Number((this.#d.q('SELECT count(*) AS n FROM watches WHERE account_id = ?').get(w.accountId) as Row).n) >= limit) return null;
       const row = this.#d.q(
         `INSERT INTO watches (id, account_id, b_no, name, address, state, last_checked_at, next_check_at, failures, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,

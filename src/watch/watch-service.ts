@@ -51,9 +51,9 @@ export class WatchService {
     }
     const existing = await this.#store.watches.findByNumber(account.id, input.biz_no);
     if (existing) return { created: false, watch: existing };
-    if ((await this.#store.watches.count(account.id)) >= plan.watchLimit) {
-      throw new AppError('watch_limit', `the ${plan.name} plan watches up to ${plan.watchLimit} businesses; remove one first`, { extra: { limit: plan.watchLimit } });
-    }
+    const full = () => new AppError('watch_limit', `the ${plan.name} plan watches up to ${plan.watchLimit} businesses; remove one first`, { extra: { limit: plan.watchLimit } });
+    // a quick refusal before the lookup; the insert below checks again, atomically
+    if ((await this.#store.watches.count(account.id)) >= plan.watchLimit) throw full();
     const reservation = await this.#quota.reserveOne(account);
     const name = blank(input.name);
     const address = blank(input.address);
@@ -81,10 +81,15 @@ export class WatchService {
     };
     let out;
     try {
-      out = await this.#store.watches.create(watch, true);
+      out = await this.#store.watches.create(watch, true, plan.watchLimit);
     } catch (err) {
       if (state) await this.#quota.refund(reservation);
       throw err;
+    }
+    // concurrent adds filled the list meanwhile: nothing registered, the lookup given back
+    if (!out) {
+      if (state) await this.#quota.refund(reservation);
+      throw full();
     }
     // another request registered the number first: that entry stands and this lookup is given back
     if (!out.created && state) await this.#quota.refund(reservation);

@@ -24,6 +24,7 @@ import { accountRoutes } from './routes-account.ts';
 import { keyRoutes } from './routes-keys.ts';
 import { publicSessionRoutes, sessionRoutes } from './routes-session.ts';
 import { consoleStatic, DEFAULT_WEB_DIR } from './static.ts';
+import { pageSecurityHeaders } from '../api/security-headers.ts';
 
 export interface ConsoleDeps {
   store: Store;
@@ -57,14 +58,7 @@ export const CONTENT_SECURITY_POLICY = [
 ].join('; ');
 
 async function securityHeaders(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
-  reply.header('x-content-type-options', 'nosniff');
-  reply.header('x-frame-options', 'DENY');
-  reply.header('referrer-policy', 'same-origin');
-  reply.header('cross-origin-opener-policy', 'same-origin');
-  reply.header('cross-origin-resource-policy', 'same-origin');
-  reply.header('permissions-policy', 'camera=(), microphone=(), geolocation=(), payment=()');
-  if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
+  pageSecurityHeaders(request, reply, CONTENT_SECURITY_POLICY);
 }
 
 /** Overage is billed on contracts; free and pro accounts stay within their quota. */

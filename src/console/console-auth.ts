@@ -28,8 +28,13 @@ export class ConsoleAuth {
     this.#now = now;
   }
 
-  /** A new account on the free plan (the CLI sets plans), signed in. */
-  async signUp(emailInput: string, password: string, ip: string, previousSessionId?: string): Promise<SignedIn> {
+  /**
+   * A new account on the free plan (the CLI sets plans) for an email that has none. The caller
+   * learns nothing about whether the email had one: the answer (and the work done: a password
+   * hash) is the same either way, nothing is changed for an existing account, and no session is
+   * started; the new owner signs in with the password. `existing` hears of the attempt instead.
+   */
+  async signUp(emailInput: string, password: string, ip: string, existing: (accountId: string | null) => void): Promise<void> {
     if (!this.#cfg.signup) throw new AppError('signup_closed', 'sign-up is closed on this service; ask its operator for an account');
     const email = parseEmail(emailInput);
     const problem = passwordProblem(password);
@@ -44,10 +49,11 @@ export class ConsoleAuth {
     try {
       await this.#store.console.createAccountWithLogin(account, await hashPassword(password));
     } catch (err) {
-      if (err instanceof StoreConflict) throw new AppError('conflict', 'an account with this email exists; sign in instead');
-      throw err;
+      if (!(err instanceof StoreConflict)) throw err;
+      // the owner is told by the way they hear of their account (today the operators' log, as there is no mail)
+      const login = await this.#store.console.findLogin(email);
+      existing(login?.account.id ?? null);
     }
-    return this.#startSession(account, previousSessionId);
   }
 
   /**

@@ -19,6 +19,8 @@ const Credentials = Type.Object(
   { additionalProperties: false },
 );
 
+const SignUpAccepted = Type.Object({ status: Type.Literal('accepted'), detail: Type.String() });
+
 export const SessionBody = Type.Object({
   account: Type.Object({ id: Type.String(), email: Type.String(), plan: Type.String(), created_at: Type.String() }),
   csrf_token: Type.String({ description: 'send it in X-CSRF-Token with every state-changing console request' }),
@@ -41,9 +43,13 @@ function signedIn(request: FastifyRequest, reply: FastifyReply, cfg: ConsoleConf
 /** Routes that need no session: sign-up and sign-in. */
 export function publicSessionRoutes(auth: ConsoleAuth, cfg: ConsoleConfig): FastifyPluginAsyncTypebox {
   return async (app) => {
-    app.post('/signup', { schema: { body: Credentials, response: { 201: SessionBody } } }, async (request, reply) => {
-      const s = await auth.signUp(request.body.email, request.body.password, request.ip, readSessionId(request, cfg));
-      return signedIn(request, reply, cfg, s, 201);
+    // the same answer whether or not the email had an account: sign-up reveals nothing; the
+    // console signs in with the password next, as a person would
+    app.post('/signup', { schema: { body: Credentials, response: { 202: SignUpAccepted } } }, async (request, reply) => {
+      await auth.signUp(request.body.email, request.body.password, request.ip, (accountId) =>
+        request.log.info({ account: accountId ?? undefined }, 'console sign-up attempted with the email of an existing account; nothing was changed'),
+      );
+      return reply.code(202).send({ status: 'accepted', detail: 'if this email can be used, its account is ready: sign in with it and the password' });
     });
     app.post('/session', { schema: { body: Credentials, response: { 200: SessionBody } } }, async (request, reply) => {
       const s = await auth.signIn(request.body.email, request.body.password, request.ip, readSessionId(request, cfg));

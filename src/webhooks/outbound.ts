@@ -6,23 +6,52 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
-import { BlockList, isIP, type LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 import { parseRetryAfter } from '../registry/retry-after.ts';
 
-const FORBIDDEN = new BlockList();
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12], ['192.0.0.0', 24],
-  ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) FORBIDDEN.addSubnet(net, bits, 'ipv4');
-// IPv4-mapped addresses (::ffff:a.b.c.d) are matched against the IPv4 rules by BlockList itself
-for (const [net, bits] of [['::', 128], ['::1', 128], ['64:ff9b::', 96], ['fc00::', 7], ['fe80::', 10], ['ff00::', 8], ['2001:db8::', 32]] as const) {
-  FORBIDDEN.addSubnet(net, bits, 'ipv6');
+type IPv4 = ipaddr.IPv4;
+type IPv6 = ipaddr.IPv6;
+
+// IPv6 ranges that carry an IPv4 address inside: the address is as reachable as that IPv4 is
+const EMBEDS_IPV4 = new Set(['ipv4Mapped', 'rfc6145', 'rfc6052', '6to4', 'teredo']);
+
+function v4At(parts: number[], from: number): IPv4 {
+  return new ipaddr.IPv4([parts[from]! >> 8, parts[from]! & 0xff, parts[from + 1]! >> 8, parts[from + 1]! & 0xff]);
 }
 
+/** Every IPv4 address an IPv6 address embeds, by its range; null when it embeds none. */
+function embeddedV4(a: IPv6): IPv4[] | null {
+  const p = a.parts;
+  const range = a.range();
+  if (range === 'ipv4Mapped' || range === 'rfc6145') return [v4At(p, 6)];
+  // IPv4-compatible (::a.b.c.d, deprecated): ipaddr.js calls it unicast
+  if (p.slice(0, 6).every((x) => x === 0)) return [v4At(p, 6)];
+  if (range === '6to4') return [v4At(p, 1)];
+  // Teredo: the server's address in plain, the client's inverted in the last 32 bits
+  if (range === 'teredo') return [v4At(p, 2), v4At(p.map((x) => ~x & 0xffff), 6)];
+  if (range === 'rfc6052') {
+    // the well-known 64:ff9b::/96 has it in the last 32 bits; the local-use 64:ff9b:1::/48 is a
+    // network's own translator, so it is never public, whatever it embeds
+    return p[2] === 0 && p[3] === 0 && p[4] === 0 && p[5] === 0 ? [v4At(p, 6)] : [new ipaddr.IPv4([0, 0, 0, 0])];
+  }
+  return null;
+}
+
+/**
+ * Whether a webhook may not connect to this address: anything but a public unicast address, in
+ * any spelling — IPv4, IPv6, and IPv4 inside IPv6 (mapped, compatible, translated, NAT64, 6to4,
+ * Teredo) — classified by ipaddr.js's table of special ranges.
+ */
 export function isForbiddenAddress(ip: string): boolean {
-  const family = isIP(ip);
-  if (family === 0) return true;
-  return FORBIDDEN.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+  if (!ipaddr.isValid(ip)) return true;
+  const addr = ipaddr.parse(ip.replace(/%.*$/, ''));
+  if (ip.includes('%')) return true; // a zone index names a local interface
+  if (addr.kind() === 'ipv4') return addr.range() !== 'unicast';
+  const v6 = addr as IPv6;
+  const inner = embeddedV4(v6);
+  if (inner) return inner.some((v4) => v4.range() !== 'unicast');
+  return v6.range() !== 'unicast' && !EMBEDS_IPV4.has(v6.range());
 }
 
 export interface OutboundPolicy {

@@ -54,8 +54,10 @@ export class ConsoleClient {
     return { status: res.status, headers: res.headers, body: parsed };
   }
 
-  signUp(email: string, password = PASSWORD): Promise<Call> {
-    return this.request('POST', '/signup', { body: { email, password } });
+  /** Signs up and, as the console does once sign-up is accepted, signs in with the password. */
+  async signUp(email: string, password = PASSWORD): Promise<Call> {
+    const res = await this.request('POST', '/signup', { body: { email, password } });
+    return res.status === 202 ? this.signIn(email, password) : res;
   }
 
   signIn(email: string, password = PASSWORD): Promise<Call> {

@@ -18,7 +18,10 @@ export function AuthScreen(props: { onSignedIn: (s: SessionInfo) => void; langSw
     setBusy(true);
     setError(null);
     try {
-      const s = await api<SessionInfo>('POST', mode === 'signin' ? '/session' : '/signup', { email, password });
+      // sign-up answers alike whether or not the email had an account, and starts no session:
+      // the new account is signed in to with its password, as any other
+      if (mode === 'signup') await api<unknown>('POST', '/signup', { email, password });
+      const s = await api<SessionInfo>('POST', '/session', { email, password });
       setPassword('');
       props.onSignedIn(s);
     } catch (err) {

@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import path from 'node:path';
+import type { SlowClientLimits } from './api/slow-clients.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const ROLES = ['all', 'api', 'worker'] as const;
@@ -37,6 +38,9 @@ export const EnvSchema = Type.Object({
   BATCH_MAX_FILE_BYTES: Int(1024, 2 * 1024 ** 3, 200 * 1024 ** 2, 'largest uploaded file (413 above)'),
   BATCH_MAX_ROWS: Int(1, 10_000_000, 1_000_000, 'most data rows in one file (413 above)'),
   BATCH_CHUNK_ROWS: Int(10, 100_000, 1000, 'rows a worker leases and commits at a time'),
+  BATCH_CHUNK_CHARS: Int(10_000, 256 * 1024 ** 2, 1024 ** 2, 'characters of cell text a chunk holds at most (wide rows make smaller chunks)'),
+  BATCH_UPLOAD_LEASE_SECONDS: Int(3, 3600, 30, 'an upload whose process stops renewing this lease is removed and its Idempotency-Key freed'),
+  BATCH_PARSE_HEAP_MB: Int(32, 4096, 160, 'heap of the worker thread that parses one uploaded file; a file that needs more is refused with 413'),
   BATCH_WORKER_CONCURRENCY: Int(0, 64, 4, 'chunks processed at once per process; 0 runs no worker here'),
   BATCH_LEASE_SECONDS: Int(1, 3600, 60, 'how long a claimed chunk stays with a worker that stopped answering'),
   WATCH_POLL_SECONDS: Int(1, 3600, 15, 'how often a scheduler looks for watched businesses due for a check'),
@@ -49,6 +53,12 @@ export const EnvSchema = Type.Object({
   WEBHOOK_ALLOW_PRIVATE: Flag('true lets webhooks go to loopback and private addresses (development and tests only)'),
   WEBHOOK_ALLOW_HTTP: Flag('true allows http:// webhook URLs (development and tests only); otherwise https is required'),
   AUTH_CACHE_TTL_MS: Int(0, 60_000, 1000, 'how long an API key check is reused; revocations from another process apply within it'),
+  HTTP_HEADERS_TIMEOUT_SECONDS: Int(1, 300, 10, 'a request\'s headers must arrive within this'),
+  HTTP_BODY_TIMEOUT_SECONDS: Int(1, 600, 15, 'a JSON request body must arrive within this (uploads: see UPLOAD_MIN_BYTES_PER_SECOND)'),
+  HTTP_REQUEST_TIMEOUT_SECONDS: Int(10, 86_400, 3600, 'any request, uploads included, must arrive within this'),
+  UPLOAD_MIN_BYTES_PER_SECOND: Int(0, 100 * 1024 ** 2, 4096, 'an upload slower than this over UPLOAD_WINDOW_SECONDS is cut'),
+  UPLOAD_WINDOW_SECONDS: Int(1, 600, 20, 'the window an upload\'s throughput is measured over'),
+  MAX_CONNECTIONS_PER_CLIENT: Int(0, 100_000, 256, 'connections one client address may hold at once (0: no cap; none is applied with TRUST_PROXY=true)'),
   BODY_LIMIT_BYTES: Int(1024, 1024 ** 3, 64 * 1024, 'largest JSON request body'),
   LOG_LEVEL: Type.Union(LOG_LEVELS.map((l) => Type.Literal(l)), { default: 'info', description: LOG_LEVELS.join(' | ') }),
   SHUTDOWN_GRACE_MS: Int(0, 120_000, 10_000, 'how long in-flight requests may finish on SIGTERM'),
@@ -86,10 +96,11 @@ export interface Config {
   authCacheTtlMs: number;
   addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string };
   model: { refitMinLabels: number; refitCheckMs: number };
-  batch: { maxFileBytes: number; maxRows: number; chunkRows: number; workerConcurrency: number; leaseMs: number };
+  batch: { maxFileBytes: number; maxRows: number; chunkRows: number; chunkChars: number; parseHeapMb: number; uploadLeaseMs: number; workerConcurrency: number; leaseMs: number };
   watch: { pollMs: number; claimSize: number; leaseMs: number; scheduler: boolean };
   webhooks: { timeoutMs: number; pollMs: number; concurrency: number; allowPrivate: boolean; allowHttp: boolean };
   bodyLimitBytes: number;
+  slowClients: SlowClientLimits;
   logLevel: Env['LOG_LEVEL'];
   shutdownGraceMs: number;
   trustProxy: boolean;
@@ -154,6 +165,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxFileBytes: e.BATCH_MAX_FILE_BYTES,
       maxRows: e.BATCH_MAX_ROWS,
       chunkRows: e.BATCH_CHUNK_ROWS,
+      chunkChars: e.BATCH_CHUNK_CHARS,
+      parseHeapMb: e.BATCH_PARSE_HEAP_MB,
+      uploadLeaseMs: e.BATCH_UPLOAD_LEASE_SECONDS * 1000,
       workerConcurrency: e.BATCH_WORKER_CONCURRENCY,
       leaseMs: e.BATCH_LEASE_SECONDS * 1000,
     },
@@ -167,6 +181,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowHttp: e.WEBHOOK_ALLOW_HTTP === 'true',
     },
     bodyLimitBytes: e.BODY_LIMIT_BYTES,
+    slowClients: {
+      headersTimeoutMs: e.HTTP_HEADERS_TIMEOUT_SECONDS * 1000,
+      bodyTimeoutMs: e.HTTP_BODY_TIMEOUT_SECONDS * 1000,
+      requestTimeoutMs: e.HTTP_REQUEST_TIMEOUT_SECONDS * 1000,
+      uploadMinBytesPerSecond: e.UPLOAD_MIN_BYTES_PER_SECOND,
+      uploadWindowMs: e.UPLOAD_WINDOW_SECONDS * 1000,
+      // behind a proxy every connection comes from the proxy: a cap per address would cap everyone
+      maxConnectionsPerClient: e.TRUST_PROXY === 'true' ? 0 : e.MAX_CONNECTIONS_PER_CLIENT,
+    },
     logLevel: e.LOG_LEVEL,
     shutdownGraceMs: e.SHUTDOWN_GRACE_MS,
     trustProxy: e.TRUST_PROXY === 'true',

@@ -80,9 +80,10 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     await store.batches.createJob({
       id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen: { bno: 'b_no', name: 'name', address: null },
       offline: false, paid: false, month: '2026-11', idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(),
+      uploadLeaseUntil: new Date(NOW.getTime() + 60_000).toISOString(),
     });
     for (const [i, rows] of chunks.entries()) await store.batches.appendChunk(id, i + 1, rows, ['b_no', 'name']);
-    const fin = await store.batches.finalizeJob(id, { chunkSize: 1, limit: 1000, charge: false, paid: false, now: NOW, total: 15, distinct: 7, sharedNumbers: [], sharedChunks: [] });
+    const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 15, distinct: 7, sharedNumbers: [], sharedChunks: [] });
     assert.ok(fin.ok);
     return { job: fin.job, account };
   }
@@ -150,11 +151,12 @@ describeEachStore('the batch worker and the cache path', (kind) => {
     await store.batches.createJob({
       id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen: { bno: 'b_no', name: 'name', address: null },
       offline: false, paid: false, month: '2026-11', idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(),
+      uploadLeaseUntil: new Date(NOW.getTime() + 60_000).toISOString(),
     });
     // chunks of two: fresh entries; a fresh entry and an invalid number; an expired entry and a fresh one
     const rows = [row(1, valid(1)), row(2, valid(2)), row(3, valid(3)), row(4, 'abc'), row(5, valid(5)), row(6, valid(4))];
     for (let c = 0; c < 3; c++) await store.batches.appendChunk(id, c + 1, rows.slice(c * 2, c * 2 + 2), ['b_no', 'name']);
-    assert.ok((await store.batches.finalizeJob(id, { chunkSize: 2, limit: 1000, charge: false, paid: false, now: NOW, total: 6, distinct: 5, sharedNumbers: [], sharedChunks: [] })).ok);
+    assert.ok((await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 6, distinct: 5, sharedNumbers: [], sharedChunks: [] })).ok);
 
     const asked: string[] = [];
     const status = createStatusService({ registry: noRegistry, cache: store, ttlSeconds: 3600, now: () => NOW });

@@ -42,6 +42,7 @@ describeEachStore('batch store', (kind) => {
     await store.batches.createJob({
       id, accountId, filename: 'list.csv', fileKind: 'csv', columns: ['사업자등록번호', '상호'], chosen: { bno: '사업자등록번호', name: '상호', address: null },
       offline: false, paid: opts.paid ?? false, month: '2026-11', idempotencyKey: null, fingerprint: null, createdAt: at(seq).toISOString(),
+      uploadLeaseUntil: at(seq + 30_000).toISOString(),
     });
     const distinct = opts.distinct ?? rows;
     const chunkSize = opts.chunkSize ?? 10;
@@ -56,7 +57,7 @@ describeEachStore('batch store', (kind) => {
     const shared = [...chunksOf].filter(([, c]) => c.size > 1);
     const finalize = (o: { limit: number; charge?: boolean; paid?: boolean }) =>
       store.batches.finalizeJob(id, {
-        chunkSize, limit: o.limit, charge: o.charge ?? true, paid: o.paid ?? opts.paid ?? false, now: T0, total: input.length, distinct,
+        limit: o.limit, charge: o.charge ?? true, paid: o.paid ?? opts.paid ?? false, now: T0, total: input.length, distinct,
         sharedNumbers: shared.map(([b]) => b), sharedChunks: [...new Set(shared.flatMap(([, c]) => [...c]))],
       });
     return { id, accountId, input, finalize };
@@ -179,11 +180,19 @@ describeEachStore('batch store', (kind) => {
     assert.equal((await store.batches.completeChunk(again, 'new', completion(1, []), at(70_200))).status, 'done');
   });
 
-  test('abandoned uploads are swept; a discarded job leaves nothing', async () => {
+  test('an upload whose lease runs out is swept with its chunks; a renewed one is not; a discarded job leaves nothing', async () => {
     const { id } = await newJob(3);
+    const live = await newJob(3);
+    const leased = at(seq + 30_000).getTime();
     assert.equal(await store.batches.sweepUploads(at(-1000).toISOString()), 0);
-    assert.ok((await store.batches.sweepUploads(at(10_000_000).toISOString())) >= 1);
+    // the live upload renews its lease; the other one's process has stopped doing so
+    assert.equal(await store.batches.renewUpload(live.id, new Date(leased + 60_000).toISOString()), true);
+    assert.ok((await store.batches.sweepUploads(new Date(leased + 1000).toISOString())) >= 1);
     assert.deepEqual(await store.batches.chunksAfter(id, 0, 10), []);
+    assert.equal(await store.batches.renewUpload(id, new Date(leased + 60_000).toISOString()), false, 'a swept upload cannot be renewed');
+    await live.finalize({ limit: 1000, charge: false });
+    assert.notEqual(await store.batches.getJob(live.id), null);
+    assert.equal(await store.batches.renewUpload(live.id, new Date(leased + 90_000).toISOString()), false, 'a finalized job holds no lease');
     const other = await newJob(3);
     await other.finalize({ limit: 1000, charge: false });
     await store.batches.discardJob(other.id);

@@ -12,7 +12,9 @@ import { AppError } from '../errors.ts';
 import type { BatchJob, BatchRowInput } from '../store/batch-store.ts';
 import type { Account, Store } from '../store/store.ts';
 import { isFileError } from './files/errors.ts';
-import { openRows, type ColumnOverrides } from './files/read-rows.ts';
+import type { ColumnOverrides } from './files/read-rows.ts';
+import { ParserPool } from './files/isolated-rows.ts';
+import { rowChars } from './files/parse-protocol.ts';
 import { NumberTally } from './number-tally.ts';
 
 export interface UploadRequest {
@@ -32,7 +34,14 @@ export interface UploadRequest {
 export interface BatchLimits {
   maxRows: number;
   maxFileBytes: number;
+  /** rows in a chunk at most */
   chunkSize: number;
+  /** characters of cell text in a chunk at most (a chunk ends after the row that reaches it) */
+  chunkChars: number;
+  /** heap of the thread that parses an upload (isolated-rows.ts), in MB */
+  parseHeapMb: number;
+  /** how long an upload in progress holds its job without renewing (see sweepDeadUploads) */
+  uploadLeaseMs: number;
 }
 
 export class BatchService {
@@ -40,12 +49,19 @@ export class BatchService {
   readonly #limits: BatchLimits;
   readonly #now: () => Date;
   readonly #queued: () => void;
+  readonly #parsers: ParserPool;
 
   constructor(store: Store, limits: BatchLimits, opts: { now?: () => Date; onQueued?: () => void } = {}) {
     this.#store = store;
     this.#limits = limits;
     this.#now = opts.now ?? (() => new Date());
     this.#queued = opts.onQueued ?? (() => {});
+    this.#parsers = new ParserPool({ heapMb: limits.parseHeapMb });
+  }
+
+  /** Ends the idle file-parsing threads. */
+  close(): Promise<void> {
+    return this.#parsers.close();
   }
 
   /** The job (new, or the one an Idempotency-Key already created) and whether it was created now. */
@@ -69,14 +85,19 @@ export class BatchService {
     req.file.pipe(tee);
 
     if (req.idempotencyKey) {
-      const existing = await this.#store.batches.findJobByIdempotencyKey(req.account.id, req.idempotencyKey);
+      let existing = await this.#store.batches.findJobByIdempotencyKey(req.account.id, req.idempotencyKey);
+      if (existing?.status === 'uploading') {
+        // its uploader may have died: once its lease has run out, the key is free again
+        await this.#store.batches.sweepUploads(this.#now().toISOString());
+        existing = await this.#store.batches.findJobByIdempotencyKey(req.account.id, req.idempotencyKey);
+      }
       if (existing) return { job: await this.#replay(existing, tee, hash), created: false };
     }
     const now = this.#now();
     const jobId = newId('job');
     let opened;
     try {
-      opened = await openRows(tee, { filename: req.filename ?? undefined, contentType: req.contentType ?? undefined, sheet: req.sheet, columns: req.columns, maxRows: this.#limits.maxRows });
+      opened = await this.#parsers.open(tee, { filename: req.filename ?? undefined, contentType: req.contentType ?? undefined, sheet: req.sheet, columns: req.columns, maxRows: this.#limits.maxRows });
     } catch (err) {
       tee.destroy();
       throw asHttpError(err);
@@ -85,17 +106,25 @@ export class BatchService {
       await this.#store.batches.createJob({
         id: jobId, accountId: req.account.id, filename: req.filename, fileKind: opened.kind, columns: opened.headers, chosen: opened.chosen,
         offline: req.offline, paid: req.paid, month: quotaMonth(now), idempotencyKey: req.idempotencyKey ?? null, fingerprint: null, createdAt: now.toISOString(),
+        uploadLeaseUntil: this.#leaseEnd(),
       });
     } catch (err) {
       tee.destroy();
+      await opened.close();
       // the unique index on (account, key): the same key is being uploaded right now
       if (req.idempotencyKey && /unique|duplicate/i.test(String(err))) throw new AppError('conflict', 'a job with this Idempotency-Key is being created; retry in a moment');
       throw err;
     }
+    // renewed while this process lives; a third of the lease apart, so one slow write does not lose it
+    const renewal = setInterval(() => {
+      this.#store.batches.renewUpload(jobId, this.#leaseEnd()).catch(() => undefined);
+    }, this.#limits.uploadLeaseMs / 3);
+    renewal.unref();
     try {
-      const chunkSize = this.#limits.chunkSize;
+      const { chunkSize, chunkChars } = this.#limits;
       const tally = new NumberTally();
       let chunk: BatchRowInput[] = [];
+      let chars = 0;
       let chunkNo = 1;
       let total = 0;
       for await (const rows of opened.batches) {
@@ -103,10 +132,14 @@ export class BatchService {
           const valid = row.bno !== null && hasValidCheckDigit(row.bno);
           if (valid) tally.add(row.bno!, chunkNo);
           chunk.push({ rowId: row.rowId, bnoRaw: row.bnoRaw, bno: row.bno, valid, name: row.name, address: row.address, cells: row.cells });
+          chars += rowChars(row.cells);
           total = row.rowId;
-          if (chunk.length === chunkSize) {
+          // a chunk is what a worker holds and a download reads at once: bounded by its text too,
+          // or 1,000 rows of 256 wide cells would be hundreds of MB
+          if (chunk.length === chunkSize || chars >= chunkChars) {
             await this.#store.batches.appendChunk(jobId, chunkNo++, chunk, opened.headers);
             chunk = [];
+            chars = 0;
           }
         }
       }
@@ -115,7 +148,6 @@ export class BatchService {
       const fingerprint = hash.digest('hex');
       const account = req.account;
       const out = await this.#store.batches.finalizeJob(jobId, {
-        chunkSize,
         total,
         distinct: tally.size,
         sharedNumbers: tally.sharedNumbers(),
@@ -141,9 +173,22 @@ export class BatchService {
       return { job: out.job, created: true };
     } catch (err) {
       tee.destroy();
+      // the parsing thread too, when the failure was ours and not the file's
+      await opened.close();
       await this.#store.batches.discardJob(jobId).catch(() => undefined);
       throw asHttpError(err);
+    } finally {
+      clearInterval(renewal);
     }
+  }
+
+  #leaseEnd(): string {
+    return new Date(this.#now().getTime() + this.#limits.uploadLeaseMs).toISOString();
+  }
+
+  /** Removes uploads whose process died (their lease ran out): their chunks, and their hold on an Idempotency-Key. */
+  sweepDeadUploads(): Promise<number> {
+    return this.#store.batches.sweepUploads(this.#now().toISOString());
   }
 
   #tooLarge(): AppError {

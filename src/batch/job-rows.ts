@@ -57,10 +57,13 @@ export async function rowsAfter(store: BatchStore, jobId: string, afterRowId: nu
   return out;
 }
 
-/** Every row in file order, a chunk at a time (for downloads). */
+/**
+ * Every row in file order, one chunk at a time (for downloads): a chunk is bounded by rows and
+ * by characters, so a download holds one bounded chunk however wide the file.
+ */
 export async function* allRows(store: BatchStore, jobId: string): AsyncGenerator<BatchRow> {
   for (let after = 0; ; ) {
-    const chunks = await store.chunksAfter(jobId, after, 4);
+    const chunks = await store.chunksAfter(jobId, after, 1);
     if (chunks.length === 0) return;
     for (const chunk of chunks) {
       for (const row of chunk.rows) yield rowOf(chunk, row);

@@ -68,3 +68,30 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   }
   return { output: { answers, scored }, numbers, counts, rows: rows.length };
 }
+
+/**
+ * A chunk that cannot be processed (it failed on every attempt), settled instead of left pending:
+ * its numbers are answered with nothing and given back (unless an earlier chunk answered a shared
+ * one), its rows read as `unknown`, and `failure` ends the job as failed once its other chunks are
+ * done. Nothing here can fail on the chunk's content: the output holds numbers only.
+ */
+export function unansweredChunk(input: Pick<ChunkInputs, 'job' | 'rows' | 'shared'>, failure: string): ChunkCompletion {
+  const { job, rows, shared } = input;
+  const answers: ChunkOutput['answers'] = new Map();
+  const numbers: NumberOutcome[] = [];
+  for (const bno of chunkNumbers(rows)) {
+    const s = shared.get(bno);
+    if (s?.answered) {
+      answers.set(bno, s.answer);
+      continue;
+    }
+    answers.set(bno, null);
+    numbers.push({ bno, answer: null, refund: !job.offline, shared: shared.has(bno) });
+  }
+  const counts: Tally = { byStatus: {}, byGrade: {} };
+  for (const row of rows) {
+    const status = statusOf(row, answers);
+    counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
+  }
+  return { output: { answers, scored: new Map() }, numbers, counts, rows: rows.length, failure };
+}

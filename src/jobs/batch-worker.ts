@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { StatusService } from '../registry/types.ts';
 import type { AssessService } from '../verification/assess-service.ts';
-import { chunkNumbers, processChunk } from '../batch/process-chunk.ts';
+import { chunkNumbers, processChunk, unansweredChunk } from '../batch/process-chunk.ts';
 import { completionFromCache } from '../batch/cached-chunk.ts';
 import type { ChunkLease, SharedNumber } from '../store/batch-store.ts';
 
@@ -80,7 +80,7 @@ export class BatchWorker {
       } catch (err) {
         this.#o.log?.warn({ err, job: lease.jobId, chunk: lease.chunkNo, attempts: lease.attempts }, 'batch chunk failed; it will be retried when its lease expires');
         if (lease.attempts >= this.#o.maxAttempts) {
-          await this.#o.store.batches.failJob(lease.jobId, `chunk ${lease.chunkNo} failed ${lease.attempts} times: ${err instanceof Error ? err.message : String(err)}`, this.#o.now()).catch(() => undefined);
+          await this.#giveUp(lease, err).catch((e: unknown) => this.#o.log?.error({ err: e, job: lease.jobId, chunk: lease.chunkNo }, 'settling a batch chunk that keeps failing failed; retried when its lease expires'));
         }
       } finally {
         this.#active--;
@@ -122,6 +122,25 @@ export class BatchWorker {
       shared = new Map([...shared, ...[...out.answers].map(([bno, answer]) => [bno, { answered: true, answer }] as const)]);
     }
     throw new Error(`chunk ${lease.chunkNo}: its shared numbers kept being recorded by other chunks`);
+  }
+
+  /**
+   * A chunk that failed on every attempt is settled, not left pending: its rows become unknown,
+   * the lookups it never answered are given back, and the job ends failed with the reason.
+   */
+  async #giveUp(lease: ChunkLease, err: unknown): Promise<void> {
+    const { store } = this.#o;
+    const job = await store.batches.getJob(lease.jobId);
+    if (!job) return;
+    const rows = await store.batches.chunkRows(lease.jobId, lease.chunkNo);
+    let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
+    const why = err instanceof Error ? err.message : String(err);
+    const failure = `rows ${lease.firstRow}–${lease.lastRow} could not be processed (${lease.attempts} attempts: ${why.slice(0, 300)}); they are unknown and their lookups were given back`;
+    for (let round = 1; round <= MAX_ROUNDS; round++) {
+      const out = await store.batches.completeChunk(lease, this.#holder, unansweredChunk({ job, rows, shared }, failure), this.#o.now());
+      if (out.status !== 'conflict') return;
+      shared = new Map([...shared, ...[...out.answers].map(([bno, answer]) => [bno, { answered: true, answer }] as const)]);
+    }
   }
 
   /** Completes the chunk from its cache groups when they answer all of it; false when they do not. */

@@ -66,9 +66,14 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
   const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
   const worker = new BatchWorker({ store: metrics ? observedWorkerStore(store, metrics) : store, status, assess, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, log });
-  const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows }, { now, onQueued: () => worker.notify() });
-  // uploads a crashed process left half-written are invisible; clear them out
-  await store.batches.sweepUploads(new Date(now().getTime() - 3600_000).toISOString());
+  const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows, chunkChars: config.batch.chunkChars, parseHeapMb: config.batch.parseHeapMb, uploadLeaseMs: config.batch.uploadLeaseMs }, { now, onQueued: () => worker.notify() });
+  // uploads a crashed process left half-written are invisible; clear them out now and whenever
+  // a lease runs out, so a dead upload's chunks do not wait for the next restart
+  await batch.sweepDeadUploads();
+  const uploadSweep = setInterval(() => {
+    batch.sweepDeadUploads().catch((err: unknown) => log.warn({ err }, 'sweeping dead uploads failed'));
+  }, config.batch.uploadLeaseMs);
+  uploadSweep.unref();
   const checker = new WatchChecker({ status, assess, now, onError: (err) => log.warn({ err }, 'assessing a watched business failed; its check is postponed') });
   const deliverer = new WebhookDeliverer({
     store,
@@ -101,7 +106,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const app = config.role === 'worker'
     ? await buildOpsApp({ store, status, log, role: config.role, metrics })
     : await buildApp({
-      store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, log, now,
+      store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, slowClients: config.slowClients, log, now,
       metrics, role: config.role, trustProxy: config.trustProxy, console: { config: config.console },
     });
   metrics?.watch({ upstream: () => status.health().upstream, workQueue: () => store.workQueue() });
@@ -116,7 +121,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    await Promise.allSettled([app.close(), status.close(), directory.close(), store.close(), budget?.close()]);
+    clearInterval(uploadSweep);
+    await Promise.allSettled([app.close(), status.close(), directory.close(), store.close(), budget?.close(), batch.close()]);
     throw err;
   }
   // background work belongs to workers: an api process only queues jobs for them
@@ -132,9 +138,10 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const stop = () =>
     (stopping ??= (async () => {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
+      clearInterval(uploadSweep);
       await Promise.race([app.close(), grace]);
       await Promise.all([refitter.stop(), worker.stop(), scheduler.stop(), deliverer.stop()]);
-      await Promise.allSettled([status.close(), directory.close(), budget?.close()]);
+      await Promise.allSettled([status.close(), directory.close(), budget?.close(), batch.close()]);
       await store.close();
     })());
   return { app, store, status, models, refitter, directory, worker, scheduler, deliverer, metrics, url: `http://${host}:${port}`, stop };

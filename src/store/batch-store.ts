@@ -8,6 +8,9 @@ import type { CachedGroup } from '../batch/cached-chunk.ts';
 
 export type BatchStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed';
 
+/** Whether a job has ended (every row settled), done or failed. */
+export const isFinished = (status: BatchStatus): boolean => status === 'done' || status === 'failed';
+
 export interface BatchJob {
   id: string;
   accountId: string;
@@ -130,6 +133,8 @@ export interface ChunkCompletion {
   /** the chunk's rows by status and grade, added to the job's counts */
   counts: Tally;
   rows: number;
+  /** the chunk was given up (see unansweredChunk): the job ends `failed` with this reason */
+  failure?: string;
 }
 
 export type CompleteOutcome =
@@ -144,7 +149,6 @@ export type FinalizeOutcome =
   | { ok: false; needed: number; remaining: number };
 
 export interface FinalizeOptions {
-  chunkSize: number;
   limit: number;
   charge: boolean;
   paid: boolean;
@@ -162,7 +166,14 @@ export interface FinalizeOptions {
 }
 
 export interface BatchStore {
-  createJob(job: Omit<BatchJob, 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt'>): Promise<void>;
+  /** A job in state 'uploading', invisible but to its Idempotency-Key, leased to its uploader until `uploadLeaseUntil`. */
+  createJob(
+    job: Omit<BatchJob, 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt'> & {
+      uploadLeaseUntil: string;
+    },
+  ): Promise<void>;
+  /** Extends an upload's lease; false when the job is no longer uploading (swept, or finalized). */
+  renewUpload(jobId: string, until: string): Promise<boolean>;
   /**
    * Stores rows firstRow..lastRow of an uploading job as chunk `chunkNo` (rows in order, none
    * missing); `columns` are the headers read so far, in file order (the cells' keys are a prefix).
@@ -171,13 +182,14 @@ export interface BatchStore {
   /**
    * In one transaction: charges the job's distinct numbers to the month (unless `charge` is
    * false) — all within the limit, or with the excess as overage when `paid`, or nothing and
-   * { ok: false } — records its shared numbers, creates the chunks and queues the job.
+   * { ok: false } — records its shared numbers, creates a chunk for each appended one (same
+   * numbers and rows) and queues the job.
    */
   finalizeJob(jobId: string, opts: FinalizeOptions): Promise<FinalizeOutcome>;
   /** Deletes a job and everything of it (a failed upload, a refused job). */
   discardJob(jobId: string): Promise<void>;
-  /** Deletes uploads a crashed process left behind; returns how many. */
-  sweepUploads(olderThan: string): Promise<number>;
+  /** Deletes uploads whose lease ran out before `now` (their process died), chunks and all; returns how many. */
+  sweepUploads(now: string): Promise<number>;
   getJob(jobId: string): Promise<BatchJob | null>;
   findJobByIdempotencyKey(accountId: string, key: string): Promise<BatchJob | null>;
   /** Newest first; `before` (a job's created_at and id) continues a listing after that job. */
@@ -201,7 +213,6 @@ export interface BatchStore {
    * when it was the last.
    */
   completeChunk(lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome>;
-  failJob(jobId: string, reason: string, now: Date): Promise<void>;
   counts(jobId: string): Promise<Tally>;
   /** Chunks in file order whose rows come after `afterRowId`, at most `limit` chunks. */
   chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]>;

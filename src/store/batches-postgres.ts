@@ -6,6 +6,7 @@ import type { StatusAnswer } from '../registry/types.ts';
 import type {
   BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NumberOutcome, SharedNumber, StoredChunk, Tally,
 } from './batch-store.ts';
+import { isFinished } from './batch-store.ts';
 import { decodeRows, encodeLookups, encodeOutput, encodeRows, jsonColumn, toCachedGroup, toJob, toLease, toStoredChunk } from './batch-rows.ts';
 import type { CachedGroup } from '../batch/cached-chunk.ts';
 import { inTransaction } from './pg-tx.ts';
@@ -37,10 +38,14 @@ export class PostgresBatchStore implements BatchStore {
 
   async createJob(j: Parameters<BatchStore['createJob']>[0]): Promise<void> {
     await this.#pool.query(
-      `INSERT INTO batch_jobs (id, account_id, status, filename, file_kind, columns, chosen, offline, paid, month, idempotency_key, fingerprint, created_at)
-       VALUES ($1, $2, 'uploading', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
-      [j.id, j.accountId, j.filename, j.fileKind, JSON.stringify(j.columns), JSON.stringify(j.chosen), j.offline, j.paid, j.month, j.idempotencyKey, j.fingerprint, j.createdAt],
+      `INSERT INTO batch_jobs (id, account_id, status, filename, file_kind, columns, chosen, offline, paid, month, idempotency_key, fingerprint, created_at, upload_lease_until)
+       VALUES ($1, $2, 'uploading', $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
+      [j.id, j.accountId, j.filename, j.fileKind, JSON.stringify(j.columns), JSON.stringify(j.chosen), j.offline, j.paid, j.month, j.idempotencyKey, j.fingerprint, j.createdAt, j.uploadLeaseUntil],
     );
+  }
+
+  async renewUpload(jobId: string, until: string): Promise<boolean> {
+    return ((await this.#pool.query("UPDATE batch_jobs SET upload_lease_until = $2 WHERE id = $1 AND status = 'uploading'", [jobId, until])).rowCount ?? 0) > 0;
   }
 
   async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
@@ -68,14 +73,12 @@ export class PostgresBatchStore implements BatchStore {
       if (o.sharedNumbers.length > 0) {
         await c.query('INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT $1, unnest($2::text[]), NULL, false, false', [jobId, o.sharedNumbers]);
       }
-      const chunks = Math.ceil(o.total / o.chunkSize);
-      if (chunks > 0) {
-        await c.query(
-          `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)
-           SELECT $1, g, (g - 1) * $2 + 1, LEAST($3, g * $2), 'pending', $4, g = ANY($6::int[]) FROM generate_series(1, $5) AS g`,
-          [jobId, o.chunkSize, o.total, job.createdAt, chunks, o.sharedChunks],
-        );
-      }
+      // chunks are cut by rows and by bytes while uploading: their bounds are the stored rows'
+      const chunks = (await c.query(
+        `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)
+         SELECT job_id, chunk_no, first_row, last_row, 'pending', $2, chunk_no = ANY($3::int[]) FROM batch_chunk_rows WHERE job_id = $1`,
+        [jobId, job.createdAt, o.sharedChunks],
+      )).rowCount ?? 0;
       const done = chunks === 0;
       const r = (
         await c.query(
@@ -93,8 +96,8 @@ export class PostgresBatchStore implements BatchStore {
     await this.#pool.query('DELETE FROM batch_jobs WHERE id = $1', [jobId]);
   }
 
-  async sweepUploads(olderThan: string): Promise<number> {
-    return (await this.#pool.query("DELETE FROM batch_jobs WHERE status = 'uploading' AND created_at < $1", [olderThan])).rowCount ?? 0;
+  async sweepUploads(now: string): Promise<number> {
+    return (await this.#pool.query("DELETE FROM batch_jobs WHERE status = 'uploading' AND upload_lease_until < $1", [now])).rowCount ?? 0;
   }
 
   async getJob(jobId: string): Promise<BatchJob | null> {
@@ -199,14 +202,14 @@ export class PostgresBatchStore implements BatchStore {
     await c.query("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = $3 WHERE job_id = $1 AND chunk_no = $2", [lease.jobId, lease.chunkNo, encodeOutput(done.output)]);
     const after = toJob((await c.query(
       `UPDATE batch_jobs SET processed = processed + $2, chunks_done = chunks_done + 1, refunded = refunded + $3,
-         overage = overage - $4, charged = charged - $5,
-         status = CASE WHEN chunks_done + 1 >= chunks_total THEN 'done' ELSE status END,
+         overage = overage - $4, charged = charged - $5, failure_reason = coalesce(failure_reason, $7::text),
+         status = CASE WHEN chunks_done + 1 >= chunks_total THEN CASE WHEN coalesce(failure_reason, $7::text) IS NULL THEN 'done' ELSE 'failed' END ELSE status END,
          finished_at = CASE WHEN chunks_done + 1 >= chunks_total THEN $6::timestamptz ELSE finished_at END
        WHERE id = $1 RETURNING *`,
-      [lease.jobId, done.rows, refunds, refundedOverage, refunds - refundedOverage, now.toISOString()],
+      [lease.jobId, done.rows, refunds, refundedOverage, refunds - refundedOverage, now.toISOString(), done.failure ?? null],
     )).rows[0] as Row);
     // the last chunk finishes the job: its batch.done event commits with it
-    if (after.status === 'done' && job.status !== 'done') await enqueueEvent(c, after.accountId, batchDoneEvent(after, await countsOf(c, after.id)), now.toISOString());
+    if (isFinished(after.status) && !isFinished(job.status)) await enqueueEvent(c, after.accountId, batchDoneEvent(after, await countsOf(c, after.id)), now.toISOString());
     return { status: 'done' };
   }
 
@@ -233,19 +236,6 @@ export class PostgresBatchStore implements BatchStore {
       if (theirs.rowCount) throw new SharedConflict(new Map((theirs.rows as Row[]).map((r) => [String(r.b_no), (r.answer as StatusAnswer | null) ?? null])));
     }
     return (recorded.rows as Row[]).filter((r) => Boolean(r.refunded)).length;
-  }
-
-  async failJob(jobId: string, reason: string, now: Date): Promise<void> {
-    await this.#tx(async (c) => {
-      const failed = (await c.query("UPDATE batch_jobs SET status = 'failed', failure_reason = $2, finished_at = $3 WHERE id = $1 AND status IN ('queued', 'processing') RETURNING *", [
-        jobId, reason, now.toISOString(),
-      ])).rows[0] as Row | undefined;
-      if (failed) {
-        const job = toJob(failed);
-        await enqueueEvent(c, job.accountId, batchDoneEvent(job, await countsOf(c, jobId)), now.toISOString());
-      }
-      await c.query("UPDATE batch_chunks SET state = 'done', holder = NULL WHERE job_id = $1 AND state <> 'done'", [jobId]);
-    });
   }
 
   counts(jobId: string): Promise<Tally> {

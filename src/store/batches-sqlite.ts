@@ -3,6 +3,7 @@ import type { StatusAnswer } from '../registry/types.ts';
 import type {
   BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, SharedNumber, StoredChunk, Tally,
 } from './batch-store.ts';
+import { isFinished } from './batch-store.ts';
 import { decodeRows, encodeLookups, encodeOutput, encodeRows, jsonColumn, toCachedGroup, toJob, toLease, toStoredChunk } from './batch-rows.ts';
 import type { CachedGroup } from '../batch/cached-chunk.ts';
 import type { Row } from './rows.ts';
@@ -26,9 +27,13 @@ export class SqliteBatchStore implements BatchStore {
 
   async createJob(j: Parameters<BatchStore['createJob']>[0]): Promise<void> {
     this.#d.q(
-      `INSERT INTO batch_jobs (id, account_id, status, filename, file_kind, columns, chosen, offline, paid, month, idempotency_key, fingerprint, created_at)
-       VALUES (?, ?, 'uploading', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-    ).run(j.id, j.accountId, j.filename, j.fileKind, JSON.stringify(j.columns), JSON.stringify(j.chosen), j.offline ? 1 : 0, j.paid ? 1 : 0, j.month, j.idempotencyKey, j.fingerprint, j.createdAt);
+      `INSERT INTO batch_jobs (id, account_id, status, filename, file_kind, columns, chosen, offline, paid, month, idempotency_key, fingerprint, created_at, upload_lease_until)
+       VALUES (?, ?, 'uploading', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ).run(j.id, j.accountId, j.filename, j.fileKind, JSON.stringify(j.columns), JSON.stringify(j.chosen), j.offline ? 1 : 0, j.paid ? 1 : 0, j.month, j.idempotencyKey, j.fingerprint, j.createdAt, j.uploadLeaseUntil);
+  }
+
+  async renewUpload(jobId: string, until: string): Promise<boolean> {
+    return Number(this.#d.q("UPDATE batch_jobs SET upload_lease_until = ? WHERE id = ? AND status = 'uploading'").run(until, jobId).changes) > 0;
   }
 
   async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
@@ -55,10 +60,11 @@ export class SqliteBatchStore implements BatchStore {
       }
       const addNumber = this.#d.q('INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) VALUES (?, ?, NULL, 0, 0)');
       for (const bno of o.sharedNumbers) addNumber.run(jobId, bno);
-      const shared = new Set(o.sharedChunks);
-      const chunks = Math.ceil(o.total / o.chunkSize);
-      const insert = this.#d.q("INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared) VALUES (?, ?, ?, ?, 'pending', ?, ?)");
-      for (let i = 1; i <= chunks; i++) insert.run(jobId, i, (i - 1) * o.chunkSize + 1, Math.min(o.total, i * o.chunkSize), job.createdAt, shared.has(i) ? 1 : 0);
+      // chunks are cut by rows and by bytes while uploading: their bounds are the stored rows'
+      const chunks = Number(this.#d.q(
+        `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)
+         SELECT job_id, chunk_no, first_row, last_row, 'pending', ?, chunk_no IN (SELECT value FROM json_each(?)) FROM batch_chunk_rows WHERE job_id = ?`,
+      ).run(job.createdAt, JSON.stringify(o.sharedChunks), jobId).changes);
       const done = chunks === 0;
       const r = this.#d.q(
         `UPDATE batch_jobs SET status = ?, total = ?, distinct_numbers = ?, chunks_total = ?, charged = ?, overage = ?,
@@ -72,8 +78,8 @@ export class SqliteBatchStore implements BatchStore {
     this.#d.q('DELETE FROM batch_jobs WHERE id = ?').run(jobId);
   }
 
-  async sweepUploads(olderThan: string): Promise<number> {
-    return Number(this.#d.q("DELETE FROM batch_jobs WHERE status = 'uploading' AND created_at < ?").run(olderThan).changes);
+  async sweepUploads(now: string): Promise<number> {
+    return Number(this.#d.q("DELETE FROM batch_jobs WHERE status = 'uploading' AND upload_lease_until < ?").run(now).changes);
   }
 
   async getJob(jobId: string): Promise<BatchJob | null> {
@@ -173,13 +179,13 @@ export class SqliteBatchStore implements BatchStore {
     const refundedOverage = Math.min(refunds, job.overage);
     const after = toJob(this.#d.q(
       `UPDATE batch_jobs SET processed = processed + ?, chunks_done = chunks_done + 1, refunded = refunded + ?,
-         overage = overage - ?, charged = charged - ?,
-         status = CASE WHEN chunks_done + 1 >= chunks_total THEN 'done' ELSE status END,
+         overage = overage - ?, charged = charged - ?, failure_reason = coalesce(failure_reason, ?),
+         status = CASE WHEN chunks_done + 1 >= chunks_total THEN CASE WHEN coalesce(failure_reason, ?) IS NULL THEN 'done' ELSE 'failed' END ELSE status END,
          finished_at = CASE WHEN chunks_done + 1 >= chunks_total THEN ? ELSE finished_at END
        WHERE id = ? RETURNING *`,
-    ).get(done.rows, refunds, refundedOverage, refunds - refundedOverage, now.toISOString(), lease.jobId) as Row);
+    ).get(done.rows, refunds, refundedOverage, refunds - refundedOverage, done.failure ?? null, done.failure ?? null, now.toISOString(), lease.jobId) as Row);
     // the last chunk finishes the job: its batch.done event commits with it
-    if (after.status === 'done' && job.status !== 'done') enqueueEvent(this.#d, after.accountId, batchDoneEvent(after, this.#counts(after.id)), now.toISOString());
+    if (isFinished(after.status) && !isFinished(job.status)) enqueueEvent(this.#d, after.accountId, batchDoneEvent(after, this.#counts(after.id)), now.toISOString());
     return { status: 'done' };
   }
 
@@ -204,18 +210,6 @@ export class SqliteBatchStore implements BatchStore {
     }
     if (conflicts.size > 0) throw new SharedConflict(conflicts);
     return refunds;
-  }
-
-  async failJob(jobId: string, reason: string, now: Date): Promise<void> {
-    this.#d.tx(() => {
-      const failed = this.#d.q("UPDATE batch_jobs SET status = 'failed', failure_reason = ?, finished_at = ? WHERE id = ? AND status IN ('queued', 'processing') RETURNING *")
-        .get(reason, now.toISOString(), jobId) as Row | undefined;
-      if (failed) {
-        const job = toJob(failed);
-        enqueueEvent(this.#d, job.accountId, batchDoneEvent(job, this.#counts(jobId)), now.toISOString());
-      }
-      this.#d.q("UPDATE batch_chunks SET state = 'done', holder = NULL WHERE job_id = ? AND state <> 'done'").run(jobId);
-    });
   }
 
   async counts(jobId: string): Promise<Tally> {

@@ -20,7 +20,7 @@ export async function main(): Promise<void> {
   log.info({ url: server.url, role: config.role, store: server.store.kind, registry: config.nts.serviceKey ? 'nts' : 'sandbox' }, 'bizcheck listening');
   if (config.role === 'worker' && config.batch.workerConcurrency === 0) log.warn('BIZCHECK_ROLE=worker with BATCH_WORKER_CONCURRENCY=0: this process runs only model refits');
   if (!config.nts.serviceKey) log.info('no NTS_SERVICE_KEY: answering from the built-in sandbox registry (synthetic data, see src/registry/SANDBOX.md)');
-  if (config.role !== 'worker' && (await server.store.countAccounts()) === 0) {
+  if (config.role !== 'worker' && (await server.store.accounts.count()) === 0) {
     process.stdout.write(
       [
         '',

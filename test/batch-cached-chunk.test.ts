@@ -13,7 +13,8 @@ import type { CachedStatus, NtsRecord, Registry } from '../src/registry/types.ts
 import { createStatusService } from '../src/registry/status-service.ts';
 import type { BatchJob, BatchRowInput, ChunkCompletion } from '../src/store/batch-store.ts';
 import { decodeOutput, encodeOutput } from '../src/store/batch-rows.ts';
-import type { Account, Store } from '../src/store/store.ts';
+import type { Store } from '../src/store/store.ts';
+import type { Account } from '../src/domain/account.ts';
 import type { AssessService } from '../src/verification/assess-service.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 import { startFakeNts, type FakeNts } from '../src/registry/fake-nts-server.ts';
@@ -76,7 +77,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
 
   async function newJob(id: string): Promise<{ job: BatchJob; account: Account }> {
     const account: Account = { id: `acc_${id}`, email: `${id}@example.com`, plan: 'business', quotaLimit: null, createdAt: NOW.toISOString() };
-    await store.createAccount(account);
+    await store.accounts.create(account);
     await store.batches.createJob({
       id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen: { bno: 'b_no', name: 'name', address: null },
       offline: false, paid: false, month: '2026-11', idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(),
@@ -91,13 +92,13 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
   const ctx = (no: number) => ({ source: 'sandbox', nowMs: NOW.getTime(), chunkRows: chunks[no - 1]!.length });
 
   test('a chunk the cache answers reads back, row by row, as the general way writes it', async () => {
-    await store.putCachedStatuses(entries);
+    await store.statusCache.putCachedStatuses(entries);
     const { job, account } = await newJob('job_cached_1');
     const groups = await store.batches.cachedGroups(job.id, 1);
     assert.ok(groups);
     const sql = completionFromCache(groups, ctx(1));
     assert.ok(sql, JSON.stringify(groups));
-    const status = createStatusService({ registry: noRegistry, cache: store, ttlSeconds: 3600, now: () => NOW });
+    const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now: () => NOW });
     const general = await processChunk({ status, assess: noAssess, now: () => NOW }, { job, account, rows: chunks[0]!, shared: new Map() });
 
     assert.deepEqual(sql.counts, general.counts);
@@ -144,9 +145,9 @@ describeEachStore('the batch worker and the cache path', (kind) => {
 
   test('chunks the cache answers are completed without a status lookup; the others are looked up as before', async () => {
     const store = opened.store;
-    await store.putCachedStatuses(entries);
+    await store.statusCache.putCachedStatuses(entries);
     const account: Account = { id: 'acc_worker', email: 'worker@example.com', plan: 'business', quotaLimit: null, createdAt: NOW.toISOString() };
-    await store.createAccount(account);
+    await store.accounts.create(account);
     const id = 'job_worker';
     await store.batches.createJob({
       id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen: { bno: 'b_no', name: 'name', address: null },
@@ -159,7 +160,7 @@ describeEachStore('the batch worker and the cache path', (kind) => {
     assert.ok((await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 6, distinct: 5, sharedNumbers: [], sharedChunks: [] })).ok);
 
     const asked: string[] = [];
-    const status = createStatusService({ registry: noRegistry, cache: store, ttlSeconds: 3600, now: () => NOW });
+    const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now: () => NOW });
     const counting = { ...status, lookup: (bnos: readonly string[], opts?: { offline?: boolean }) => (asked.push(...bnos), status.lookup(bnos, opts)) };
     const worker = new BatchWorker({ store, status: counting, assess: noAssess, now: () => NOW, concurrency: 1, idleMs: 10 });
     worker.start();

@@ -9,7 +9,7 @@ import { BatchWorker } from '../src/jobs/batch-worker.ts';
 import { createStatusService } from '../src/registry/status-service.ts';
 import type { CachedStatus, Registry } from '../src/registry/types.ts';
 import type { BatchRowInput } from '../src/store/batch-store.ts';
-import type { Account } from '../src/store/store.ts';
+import type { Account } from '../src/domain/account.ts';
 import type { AssessService } from '../src/verification/assess-service.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 
@@ -35,9 +35,9 @@ describeEachStore('a chunk that keeps failing', (kind) => {
       record: { b_no: valid(i + 1), b_stt: '계속사업자', b_stt_cd: '01', tax_type: '부가가치세 일반과세자', tax_type_cd: '01', end_dt: '', utcc_yn: 'N', tax_type_change_dt: '', invoice_apply_dt: '', rbf_tax_type: '해당없음', rbf_tax_type_cd: '99' },
       source: 'sandbox', checkedAt: NOW.toISOString(), expiresAt: new Date(NOW.getTime() + 3_600_000).toISOString(),
     }));
-    await store.putCachedStatuses(entries);
+    await store.statusCache.putCachedStatuses(entries);
     const account: Account = { id: `acc_giveup_${kind}`, email: `giveup-${kind}@example.com`, plan: 'business', quotaLimit: null, createdAt: NOW.toISOString() };
-    await store.createAccount(account);
+    await store.accounts.create(account);
     const id = `job_giveup_${kind}`;
     await store.batches.createJob({
       id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen: { bno: 'b_no', name: 'name', address: null },
@@ -51,12 +51,12 @@ describeEachStore('a chunk that keeps failing', (kind) => {
     for (const [i, rows] of chunks.entries()) await store.batches.appendChunk(id, i + 1, rows, ['b_no', 'name']);
     const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: true, paid: false, now: NOW, total: 9, distinct: 8, sharedNumbers: [], sharedChunks: [] });
     assert.ok(fin.ok);
-    assert.equal((await store.getUsage(account.id, '2026-11')).used, 8);
+    assert.equal((await store.usage.get(account.id, '2026-11')).used, 8);
 
     // a clock that moves, so a lease of the failing chunk runs out and it is claimed again
     const started = Date.now();
     const now = () => new Date(NOW.getTime() + Date.now() - started);
-    const status = createStatusService({ registry: noRegistry, cache: store, ttlSeconds: 3600, now });
+    const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now });
     const worker = new BatchWorker({ store, status, assess: failingAssess, now, concurrency: 1, idleMs: 10, leaseMs: 50, maxAttempts: 2 });
     worker.start();
     try {
@@ -72,7 +72,7 @@ describeEachStore('a chunk that keeps failing', (kind) => {
     assert.equal(job.status, 'failed');
     assert.match(job.failureReason ?? '', /rows 4–6 .*the assessment failed/);
     assert.deepEqual([job.processed, job.chunksDone, job.refunded], [9, 3, 3]);
-    assert.equal((await store.getUsage(account.id, '2026-11')).used, 5, 'the three numbers never answered are given back');
+    assert.equal((await store.usage.get(account.id, '2026-11')).used, 5, 'the three numbers never answered are given back');
     const counts = await store.batches.counts(id);
     assert.deepEqual(counts.byStatus, { active: 5, unknown: 3, invalid: 1 });
     const rows = await rowsAfter(store.batches, id, 0, 9);

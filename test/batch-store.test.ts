@@ -37,7 +37,7 @@ describeEachStore('batch store', (kind) => {
   /** A job of `rows` rows (numbers i % distinct) in chunks of `chunkSize`, plus one unreadable row. */
   async function newJob(rows: number, opts: { distinct?: number; chunkSize?: number; paid?: boolean } = {}) {
     const accountId = `acc_b${++seq}`;
-    await store.createAccount({ id: accountId, email: `b${seq}@example.com`, plan: 'business', quotaLimit: null, createdAt: T0.toISOString() });
+    await store.accounts.create({ id: accountId, email: `b${seq}@example.com`, plan: 'business', quotaLimit: null, createdAt: T0.toISOString() });
     const id = `job_${seq}`;
     await store.batches.createJob({
       id, accountId, filename: 'list.csv', fileKind: 'csv', columns: ['사업자등록번호', '상호'], chosen: { bno: '사업자등록번호', name: '상호', address: null },
@@ -83,7 +83,7 @@ describeEachStore('batch store', (kind) => {
     assert.equal(out.job.distinctNumbers, 10);
     assert.equal(out.job.chunksTotal, 3);
     assert.equal(out.job.charged, 10);
-    assert.deepEqual(await store.getUsage(accountId, '2026-11'), { used: 10, overage: 0 });
+    assert.deepEqual(await store.usage.get(accountId, '2026-11'), { used: 10, overage: 0 });
     const chunks = await store.batches.chunksAfter(id, 0, 10);
     assert.deepEqual(chunks.map((c) => [c.chunkNo, c.firstRow, c.lastRow, c.rows.length, c.output]), [[1, 1, 10, 10, null], [2, 11, 20, 10, null], [3, 21, 26, 6, null]]);
     assert.deepEqual(chunks[2]!.rows.at(-1), { rowId: 26, bnoRaw: 'abc', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: 'abc', 상호: '' } });
@@ -92,21 +92,21 @@ describeEachStore('batch store', (kind) => {
 
   test('over the remaining quota a job is refused with nothing charged, unless paid: then the excess is overage', async () => {
     const refusedJob = await newJob(30);
-    await store.reserveLookups(refusedJob.accountId, '2026-11', 80, 100);
+    await store.usage.reserve(refusedJob.accountId, '2026-11', 80, 100);
     assert.deepEqual(await refusedJob.finalize({ limit: 100 }), { ok: false, needed: 30, remaining: 20 });
-    assert.deepEqual(await store.getUsage(refusedJob.accountId, '2026-11'), { used: 80, overage: 0 });
+    assert.deepEqual(await store.usage.get(refusedJob.accountId, '2026-11'), { used: 80, overage: 0 });
     const paid = await newJob(30, { paid: true });
-    await store.reserveLookups(paid.accountId, '2026-11', 80, 100);
+    await store.usage.reserve(paid.accountId, '2026-11', 80, 100);
     const ok = await paid.finalize({ limit: 100 });
     assert.ok(ok.ok);
     assert.deepEqual([ok.job.charged, ok.job.overage], [20, 10]);
-    assert.deepEqual(await store.getUsage(paid.accountId, '2026-11'), { used: 100, overage: 10 });
+    assert.deepEqual(await store.usage.get(paid.accountId, '2026-11'), { used: 100, overage: 10 });
   });
 
   test('chunks are leased once; completion is exactly once, refunds once per number, and the last chunk finishes the job', async () => {
     // 20 rows over 10 numbers in chunks of 10: every number is in chunks 1 and 2 (shared); row 21 is unreadable
     const { id, accountId, finalize } = await newJob(20, { distinct: 10, paid: true });
-    await store.reserveLookups(accountId, '2026-11', 95, 100);
+    await store.usage.reserve(accountId, '2026-11', 95, 100);
     const fin = await finalize({ limit: 100 });
     assert.ok(fin.ok);
     assert.deepEqual([fin.job.charged, fin.job.overage], [5, 5]);
@@ -129,7 +129,7 @@ describeEachStore('batch store', (kind) => {
     assert.deepEqual(await store.batches.completeChunk(b, 'wb', { ...completion(10, []), output: first.output, counts: first.counts }, at(3)), { status: 'done' });
     const mid = await store.batches.getJob(id);
     assert.deepEqual([mid?.processed, mid?.refunded, mid?.overage, mid?.charged, mid?.status], [20, 4, 1, 5, 'processing']);
-    assert.deepEqual(await store.getUsage(accountId, '2026-11'), { used: 100, overage: 1 }, 'overage refunded first');
+    assert.deepEqual(await store.usage.get(accountId, '2026-11'), { used: 100, overage: 1 }, 'overage refunded first');
     assert.deepEqual(await store.batches.completeChunk(c, 'wc', { ...completion(0, []), counts: { byStatus: { invalid: 1 }, byGrade: {} }, rows: 1 }, at(4)), { status: 'done' });
     const done = await store.batches.getJob(id);
     assert.equal(done?.status, 'done');
@@ -147,7 +147,7 @@ describeEachStore('batch store', (kind) => {
     assert.ok(l && !l.shared);
     assert.deepEqual(await store.batches.completeChunk(l, 'w', completion(5, [outcome(0, { refund: true }), outcome(1), outcome(2), outcome(3), outcome(4)]), T0), { status: 'done' });
     assert.equal((await store.batches.getJob(id))?.refunded, 1);
-    assert.deepEqual(await store.getUsage(accountId, '2026-11'), { used: 4, overage: 0 });
+    assert.deepEqual(await store.usage.get(accountId, '2026-11'), { used: 4, overage: 0 });
   });
 
   test('a shared number recorded first by another chunk with another answer sends the chunk back with that answer, writing nothing', async () => {

@@ -182,7 +182,7 @@ describeEachStore('POST /batch and GET /batch/{job_id}', (kind) => {
     assert.match(first.body.model_version, /^(prior|global)-/);
     const again = await label({ row_id: 2, bounced: false });
     assert.equal(again.body.replaced, true);
-    assert.equal((await srv.store.labelCounts(accountId, fixed('closed'), null)).bizDelivered, 1);
+    assert.equal((await srv.store.labels.counts(accountId, fixed('closed'), null)).bizDelivered, 1);
     assert.equal((await label({ row_id: 3, bounced: true })).status, 404);
     for (const bad of [{ bounced: true }, { row_id: 1 }, { row_id: '1', bounced: true }, { row_id: 1, bounced: 'yes' }, { row_id: 0, bounced: true }, { row_id: 1, bounced: true, reason: 'x'.repeat(501) }, { row_id: 1, bounced: true, extra: 1 }]) {
       assert.equal((await label(bad)).status, 400, JSON.stringify(bad));

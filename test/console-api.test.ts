@@ -63,7 +63,7 @@ describeEachStore('console API', (kind) => {
 
     const onFree = await call(srv.url, 'POST', '/verify', { key, body: { b_no: '1248100998' } });
     assert.equal(onFree.status, 403, 'free accounts have no API access');
-    await srv.store.setPlan(accountId, 'business');
+    await srv.store.accounts.setPlan(accountId, 'business');
     const verified = await call(srv.url, 'POST', '/verify', { key, body: { b_no: '1248100998' } });
     assert.equal(verified.status, 200);
     assert.equal(verified.body.biz_status, 'active');
@@ -76,7 +76,7 @@ describeEachStore('console API', (kind) => {
 
   test('revoking a key stops it at once; another account cannot revoke it (404)', async () => {
     const { c, accountId } = await signedUp(srv);
-    await srv.store.setPlan(accountId, 'business');
+    await srv.store.accounts.setPlan(accountId, 'business');
     const key: string = (await c.request('POST', '/keys')).body.key;
     const prefix = key.slice(0, 12);
     const { c: stranger } = await signedUp(srv);

@@ -29,7 +29,7 @@ describeEachStore('console sign-in', (kind) => {
     assert.equal(me.status, 200);
     assert.equal(me.body.account.id, res.body.account.id);
     assert.equal(me.body.csrf_token, res.body.csrf_token);
-    assert.equal((await srv.store.getAccount(res.body.account.id))?.plan, 'free');
+    assert.equal((await srv.store.accounts.get(res.body.account.id))?.plan, 'free');
   });
 
   test('sign-up refuses a short password, a malformed email and a taken email', async () => {
@@ -131,7 +131,7 @@ describeEachStore('console sign-in', (kind) => {
     assert.equal((await c.request('POST', '/keys', { origin: 'null' })).status, 403);
     assert.equal((await c.request('POST', '/keys', { origin: null, headers: { 'sec-fetch-site': 'cross-site' } })).status, 403);
     assert.equal((await c.request('DELETE', '/session', { csrf: null })).status, 403, 'sign-out too');
-    assert.equal((await srv.store.listApiKeys(c.sessionId ? (await c.request('GET', '/session')).body.account.id : '')).length, 0, 'no key was issued');
+    assert.equal((await srv.store.keys.list(c.sessionId ? (await c.request('GET', '/session')).body.account.id : '')).length, 0, 'no key was issued');
     const ok = await c.request('POST', '/keys');
     assert.equal(ok.status, 201);
   });

@@ -2,7 +2,8 @@
 // expire, and sign-in attempts counted exactly under concurrency.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { StoreConflict, type Account, type Store } from '../src/store/store.ts';
+import { StoreConflict, type Store } from '../src/store/store.ts';
+import type { Account } from '../src/domain/account.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 
 const T0 = new Date('2026-11-21T00:00:00Z');
@@ -23,13 +24,13 @@ describeEachStore('console store', (kind) => {
     assert.deepEqual(await store.console.findLogin(a.email), { account: a, passwordHash: 'scrypt$hash-a' });
     const twin = { ...account(), email: a.email };
     await assert.rejects(store.console.createAccountWithLogin(twin, 'scrypt$hash-b'), StoreConflict);
-    assert.equal(await store.getAccount(twin.id), null);
+    assert.equal(await store.accounts.get(twin.id), null);
     assert.equal(await store.console.findLogin('nobody@example.com'), null);
   });
 
   test('an account made by the CLI has no console password', async () => {
     const a = account();
-    await store.createAccount(a);
+    await store.accounts.create(a);
     assert.equal(await store.console.findLogin(a.email), null);
   });
 

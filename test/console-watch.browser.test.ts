@@ -98,7 +98,7 @@ function watchSuite(kind: StoreKind): void {
     try {
       await signUp(page, srv.url, who);
       const login = await srv.store.console.findLogin(who);
-      await srv.store.setPlan(login!.account.id, 'business');
+      await srv.store.accounts.setPlan(login!.account.id, 'business');
 
       // add: a malformed number is caught before sending; a wrong check digit by the server
       await page.getByRole('link', { name: '감시 목록' }).click();

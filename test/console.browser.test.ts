@@ -74,7 +74,7 @@ function browserSuite(kind: StoreKind): void {
 
       // the API needs business: the operator sets it (CLI or store)
       const login = await srv.store.console.findLogin(who);
-      await srv.store.setPlan(login!.account.id, 'business');
+      await srv.store.accounts.setPlan(login!.account.id, 'business');
 
       // issue a key: shown once, copied, then gone
       await page.getByRole('link', { name: 'API 키' }).click();

@@ -1,7 +1,9 @@
 // One contract for every store implementation: what the rest of the service relies on.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import { StoreConflict, type Account, type LabelRecord, type Store } from '../src/store/store.ts';
+import { StoreConflict, type Store } from '../src/store/store.ts';
+import type { Account } from '../src/domain/account.ts';
+import type { LabelRecord } from '../src/domain/label.ts';
 import type { ModelParams } from '../src/domain/model/types.ts';
 import type { CachedStatus, NtsRecord } from '../src/registry/types.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
@@ -39,162 +41,162 @@ describeEachStore('store contract', (kind) => {
 
   test('an account round-trips and a second account with the same email is a conflict', async () => {
     const a = account();
-    await store.createAccount(a);
-    assert.deepEqual(await store.getAccount(a.id), a);
-    await assert.rejects(store.createAccount(account({ email: a.email })), StoreConflict);
-    assert.equal(await store.getAccount('acc_missing'), null);
-    assert.ok((await store.countAccounts()) >= 1);
+    await store.accounts.create(a);
+    assert.deepEqual(await store.accounts.get(a.id), a);
+    await assert.rejects(store.accounts.create(account({ email: a.email })), StoreConflict);
+    assert.equal(await store.accounts.get('acc_missing'), null);
+    assert.ok((await store.accounts.count()) >= 1);
   });
 
   test('plan and custom limit changes are returned and stored', async () => {
     const a = account({ plan: 'free' });
-    await store.createAccount(a);
-    assert.equal((await store.setPlan(a.id, 'enterprise'))?.plan, 'enterprise');
-    assert.equal((await store.setQuotaLimit(a.id, 1234))?.quotaLimit, 1234);
-    assert.equal((await store.getAccount(a.id))?.quotaLimit, 1234);
-    assert.equal((await store.setQuotaLimit(a.id, null))?.quotaLimit, null);
-    assert.equal(await store.setPlan('acc_missing', 'pro'), null);
+    await store.accounts.create(a);
+    assert.equal((await store.accounts.setPlan(a.id, 'enterprise'))?.plan, 'enterprise');
+    assert.equal((await store.accounts.setQuotaLimit(a.id, 1234))?.quotaLimit, 1234);
+    assert.equal((await store.accounts.get(a.id))?.quotaLimit, 1234);
+    assert.equal((await store.accounts.setQuotaLimit(a.id, null))?.quotaLimit, null);
+    assert.equal(await store.accounts.setPlan('acc_missing', 'pro'), null);
   });
 
   test('a key is found by its hash until it is revoked, and is never readable back', async () => {
     const a = account();
-    await store.createAccount(a);
+    await store.accounts.create(a);
     const createdAt = new Date().toISOString();
-    await store.insertApiKey({ id: `key_${seq}`, accountId: a.id, prefix: `bzk_pref${seq}`, hash: `hash-${seq}`, createdAt, lastUsedAt: null, revokedAt: null });
-    const found = await store.findByKeyHash(`hash-${seq}`);
+    await store.keys.insert({ id: `key_${seq}`, accountId: a.id, prefix: `bzk_pref${seq}`, hash: `hash-${seq}`, createdAt, lastUsedAt: null, revokedAt: null });
+    const found = await store.keys.findByHash(`hash-${seq}`);
     assert.equal(found?.account.id, a.id);
     assert.equal(found?.key.prefix, `bzk_pref${seq}`);
     assert.ok(!('hash' in (found?.key ?? {})), 'the hash is not handed back');
-    const listed = await store.listApiKeys(a.id);
+    const listed = await store.keys.list(a.id);
     assert.equal(listed.length, 1);
     assert.ok(!JSON.stringify(listed).includes(`hash-${seq}`));
 
-    const revoked = await store.revokeApiKey(`bzk_pref${seq}`, new Date().toISOString());
+    const revoked = await store.keys.revoke(a.id, `bzk_pref${seq}`, new Date().toISOString());
     assert.equal(revoked?.accountId, a.id);
     assert.ok(revoked?.revokedAt);
-    assert.equal(await store.findByKeyHash(`hash-${seq}`), null);
-    assert.equal(await store.revokeApiKey(`bzk_pref${seq}`, new Date().toISOString()), null, 'revoking twice finds nothing');
+    assert.equal(await store.keys.findByHash(`hash-${seq}`), null);
+    assert.equal(await store.keys.revoke(a.id, `bzk_pref${seq}`, new Date().toISOString()), null, 'revoking twice finds nothing');
   });
 
   test('last use is recorded at most once per interval', async () => {
     const a = account();
-    await store.createAccount(a);
+    await store.accounts.create(a);
     const id = `key_touch_${seq}`;
-    await store.insertApiKey({ id, accountId: a.id, prefix: `bzk_tch${seq}`, hash: `h-touch-${seq}`, createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null });
+    await store.keys.insert({ id, accountId: a.id, prefix: `bzk_tch${seq}`, hash: `h-touch-${seq}`, createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null });
     const t0 = new Date('2026-11-01T00:00:00Z');
-    await store.touchApiKey(id, t0.toISOString(), 60_000);
-    await store.touchApiKey(id, new Date(t0.getTime() + 30_000).toISOString(), 60_000);
-    assert.equal((await store.listApiKeys(a.id))[0]?.lastUsedAt, t0.toISOString());
+    await store.keys.touch(id, t0.toISOString(), 60_000);
+    await store.keys.touch(id, new Date(t0.getTime() + 30_000).toISOString(), 60_000);
+    assert.equal((await store.keys.list(a.id))[0]?.lastUsedAt, t0.toISOString());
     const t2 = new Date(t0.getTime() + 61_000).toISOString();
-    await store.touchApiKey(id, t2, 60_000);
-    assert.equal((await store.listApiKeys(a.id))[0]?.lastUsedAt, t2);
+    await store.keys.touch(id, t2, 60_000);
+    assert.equal((await store.keys.list(a.id))[0]?.lastUsedAt, t2);
   });
 
   test('reservations never pass the limit and refunds give lookups back', async () => {
     const a = account();
-    await store.createAccount(a);
-    assert.deepEqual(await store.reserveLookups(a.id, '2026-11', 3, 5), { granted: true, used: 3 });
-    assert.deepEqual(await store.reserveLookups(a.id, '2026-11', 3, 5), { granted: false, used: 3 }, 'all or nothing');
-    assert.deepEqual(await store.reserveLookups(a.id, '2026-11', 2, 5), { granted: true, used: 5 });
-    assert.deepEqual(await store.reserveLookups(a.id, '2026-11', 1, 5), { granted: false, used: 5 });
-    await store.refundLookups(a.id, '2026-11', 2);
-    assert.deepEqual(await store.getUsage(a.id, '2026-11'), { used: 3, overage: 0 });
-    assert.deepEqual(await store.reserveLookups(a.id, '2026-12', 6, 5), { granted: false, used: 0 }, 'more than the limit at once');
-    assert.deepEqual(await store.getUsage(a.id, '2026-12'), { used: 0, overage: 0 }, 'a refused first reservation writes nothing');
-    await store.refundLookups(a.id, '2026-11', 100);
-    assert.equal((await store.getUsage(a.id, '2026-11')).used, 0, 'never below zero');
+    await store.accounts.create(a);
+    assert.deepEqual(await store.usage.reserve(a.id, '2026-11', 3, 5), { granted: true, used: 3 });
+    assert.deepEqual(await store.usage.reserve(a.id, '2026-11', 3, 5), { granted: false, used: 3 }, 'all or nothing');
+    assert.deepEqual(await store.usage.reserve(a.id, '2026-11', 2, 5), { granted: true, used: 5 });
+    assert.deepEqual(await store.usage.reserve(a.id, '2026-11', 1, 5), { granted: false, used: 5 });
+    await store.usage.refund(a.id, '2026-11', 2);
+    assert.deepEqual(await store.usage.get(a.id, '2026-11'), { used: 3, overage: 0 });
+    assert.deepEqual(await store.usage.reserve(a.id, '2026-12', 6, 5), { granted: false, used: 0 }, 'more than the limit at once');
+    assert.deepEqual(await store.usage.get(a.id, '2026-12'), { used: 0, overage: 0 }, 'a refused first reservation writes nothing');
+    await store.usage.refund(a.id, '2026-11', 100);
+    assert.equal((await store.usage.get(a.id, '2026-11')).used, 0, 'never below zero');
   });
 
   test('with 1 lookup left, exactly one of 50 concurrent reservations is granted', async () => {
     for (let round = 0; round < 5; round++) {
       const a = account();
-      await store.createAccount(a);
-      await store.reserveLookups(a.id, '2026-11', 9, 10);
-      const results = await Promise.all(Array.from({ length: 50 }, () => store.reserveLookups(a.id, '2026-11', 1, 10)));
+      await store.accounts.create(a);
+      await store.usage.reserve(a.id, '2026-11', 9, 10);
+      const results = await Promise.all(Array.from({ length: 50 }, () => store.usage.reserve(a.id, '2026-11', 1, 10)));
       assert.equal(results.filter((r) => r.granted).length, 1);
-      assert.equal((await store.getUsage(a.id, '2026-11')).used, 10);
+      assert.equal((await store.usage.get(a.id, '2026-11')).used, 10);
     }
   });
 
   test('with an empty month, concurrent first reservations are exact too', async () => {
     const a = account();
-    await store.createAccount(a);
-    const results = await Promise.all(Array.from({ length: 50 }, () => store.reserveLookups(a.id, '2027-01', 1, 7)));
+    await store.accounts.create(a);
+    const results = await Promise.all(Array.from({ length: 50 }, () => store.usage.reserve(a.id, '2027-01', 1, 7)));
     assert.equal(results.filter((r) => r.granted).length, 7);
-    assert.equal((await store.getUsage(a.id, '2027-01')).used, 7);
+    assert.equal((await store.usage.get(a.id, '2027-01')).used, 7);
   });
 
   test('reserveUpTo grants what fits, exactly, under concurrency', async () => {
     const a = account();
-    await store.createAccount(a);
-    assert.deepEqual(await store.reserveUpTo(a.id, '2026-11', 4, 10), { granted: 4, used: 4 });
-    assert.deepEqual(await store.reserveUpTo(a.id, '2026-11', 10, 10), { granted: 6, used: 10 });
-    assert.deepEqual(await store.reserveUpTo(a.id, '2026-11', 1, 10), { granted: 0, used: 10 });
-    assert.deepEqual(await store.reserveUpTo(a.id, '2026-12', 3, 0), { granted: 0, used: 0 });
+    await store.accounts.create(a);
+    assert.deepEqual(await store.usage.reserveUpTo(a.id, '2026-11', 4, 10), { granted: 4, used: 4 });
+    assert.deepEqual(await store.usage.reserveUpTo(a.id, '2026-11', 10, 10), { granted: 6, used: 10 });
+    assert.deepEqual(await store.usage.reserveUpTo(a.id, '2026-11', 1, 10), { granted: 0, used: 10 });
+    assert.deepEqual(await store.usage.reserveUpTo(a.id, '2026-12', 3, 0), { granted: 0, used: 0 });
     for (let round = 0; round < 5; round++) {
       const b = account();
-      await store.createAccount(b);
+      await store.accounts.create(b);
       const asks = Array.from({ length: 40 }, (_, i) => 1 + (i % 4));
-      const results = await Promise.all(asks.map((n) => store.reserveUpTo(b.id, '2026-11', n, 37)));
+      const results = await Promise.all(asks.map((n) => store.usage.reserveUpTo(b.id, '2026-11', n, 37)));
       assert.equal(results.reduce((s, r) => s + r.granted, 0), 37);
-      assert.equal((await store.getUsage(b.id, '2026-11')).used, 37);
+      assert.equal((await store.usage.get(b.id, '2026-11')).used, 37);
     }
   });
 
   test('a label per row: relabelling replaces, counts are per business and per address of the account', async () => {
     const a = account();
     const b = account();
-    await store.createAccount(a);
-    await store.createAccount(b);
-    const labelsBefore = await store.countLabels();
+    await store.accounts.create(a);
+    await store.accounts.create(b);
+    const labelsBefore = await store.labels.count();
     const label = (over: Partial<LabelRecord>): LabelRecord => ({
       accountId: a.id, jobId: 'job_1', rowId: 1, bno: '1248100998', addressKey: 'bld_1', bounced: true, reason: '수취인 불명',
       features: { status_closed: 1 }, modelVersion: 'prior-test', at: new Date().toISOString(), ...over,
     });
-    assert.deepEqual(await store.putLabel(label({})), { replaced: false });
-    assert.deepEqual(await store.putLabel(label({ bounced: false, reason: null })), { replaced: true });
-    await store.putLabel(label({ rowId: 2, bno: '2208162517', addressKey: 'bld_1', bounced: true }));
-    await store.putLabel(label({ rowId: 3, bno: '1248100998', addressKey: null, bounced: true }));
-    await store.putLabel(label({ accountId: b.id, rowId: 1, bounced: true }));
-    await store.putLabel(label({ accountId: b.id, rowId: 2, bounced: true, features: {} }));
-    assert.equal(await store.countLabels(), labelsBefore + 5);
-    assert.equal(await store.countLabels('2999-01-01T00:00:00.000Z'), 0);
-    assert.ok((await store.countLabels('2000-01-01T00:00:00.000Z')) >= 5);
-    assert.deepEqual(await store.labelCounts(a.id, '1248100998', 'bld_1'), { bizBounced: 1, bizDelivered: 1, addressBounced: 1, addressDelivered: 1 });
-    assert.deepEqual(await store.labelCounts(a.id, '1248100998', null), { bizBounced: 1, bizDelivered: 1, addressBounced: 0, addressDelivered: 0 });
-    assert.deepEqual(await store.labelCounts(b.id, '2208162517', null), { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 });
-    const fit = await store.labelsForFit(1000);
+    assert.deepEqual(await store.labels.put(label({})), { replaced: false });
+    assert.deepEqual(await store.labels.put(label({ bounced: false, reason: null })), { replaced: true });
+    await store.labels.put(label({ rowId: 2, bno: '2208162517', addressKey: 'bld_1', bounced: true }));
+    await store.labels.put(label({ rowId: 3, bno: '1248100998', addressKey: null, bounced: true }));
+    await store.labels.put(label({ accountId: b.id, rowId: 1, bounced: true }));
+    await store.labels.put(label({ accountId: b.id, rowId: 2, bounced: true, features: {} }));
+    assert.equal(await store.labels.count(), labelsBefore + 5);
+    assert.equal(await store.labels.count('2999-01-01T00:00:00.000Z'), 0);
+    assert.ok((await store.labels.count('2000-01-01T00:00:00.000Z')) >= 5);
+    assert.deepEqual(await store.labels.counts(a.id, '1248100998', 'bld_1'), { bizBounced: 1, bizDelivered: 1, addressBounced: 1, addressDelivered: 1 });
+    assert.deepEqual(await store.labels.counts(a.id, '1248100998', null), { bizBounced: 1, bizDelivered: 1, addressBounced: 0, addressDelivered: 0 });
+    assert.deepEqual(await store.labels.counts(b.id, '2208162517', null), { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 });
+    const fit = await store.labels.forFit(1000);
     assert.ok(fit.some((f) => f.accountId === b.id && f.bounced && f.features.status_closed === 1));
     assert.ok(fit.every((f) => Object.keys(f.features).length > 0), 'unscored rows are not fitted on');
-    assert.equal((await store.labelsForFit(2)).length, 2);
+    assert.equal((await store.labels.forFit(2)).length, 2);
   });
 
   test('models: the newest global model wins; account offsets are replaced', async () => {
     const a = account();
-    await store.createAccount(a);
-    assert.equal(await store.latestModel(), null);
-    await store.saveModel(m('g-1', '2026-11-01T00:00:00.000Z'));
-    await store.saveModel(m('g-2', '2026-11-02T00:00:00.000Z'));
-    await store.saveModel({ ...m('g-1', '2026-11-03T00:00:00.000Z'), intercept: 9 }); // a version is never rewritten
-    assert.deepEqual(await store.latestModel(), m('g-2', '2026-11-02T00:00:00.000Z'));
-    await store.saveAccountOffsets([{ accountId: a.id, modelVersion: 'g-1', offset: 0.2, trainedOn: 5, createdAt: '2026-11-01T00:00:00.000Z' }]);
-    await store.saveAccountOffsets([{ accountId: a.id, modelVersion: 'g-2', offset: -0.4, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' }]);
-    assert.deepEqual(await store.getAccountOffset(a.id), { accountId: a.id, modelVersion: 'g-2', offset: -0.4, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' });
-    assert.equal(await store.getAccountOffset('acc_none'), null);
+    await store.accounts.create(a);
+    assert.equal(await store.models.latest(), null);
+    await store.models.save(m('g-1', '2026-11-01T00:00:00.000Z'));
+    await store.models.save(m('g-2', '2026-11-02T00:00:00.000Z'));
+    await store.models.save({ ...m('g-1', '2026-11-03T00:00:00.000Z'), intercept: 9 }); // a version is never rewritten
+    assert.deepEqual(await store.models.latest(), m('g-2', '2026-11-02T00:00:00.000Z'));
+    await store.models.saveOffsets([{ accountId: a.id, modelVersion: 'g-1', offset: 0.2, trainedOn: 5, createdAt: '2026-11-01T00:00:00.000Z' }]);
+    await store.models.saveOffsets([{ accountId: a.id, modelVersion: 'g-2', offset: -0.4, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' }]);
+    assert.deepEqual(await store.models.offset(a.id), { accountId: a.id, modelVersion: 'g-2', offset: -0.4, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' });
+    assert.equal(await store.models.offset('acc_none'), null);
   });
 
   test('a lease is held by one holder until it expires or is released', async () => {
     const t0 = new Date('2026-11-21T00:00:00Z');
     const later = (ms: number) => new Date(t0.getTime() + ms);
-    assert.equal(await store.tryLease('refit', 'p1', 60_000, t0), true);
-    assert.equal(await store.tryLease('refit', 'p2', 60_000, later(1000)), false);
-    assert.equal(await store.tryLease('refit', 'p1', 60_000, later(2000)), true, 'the holder renews');
-    assert.equal(await store.tryLease('refit', 'p2', 60_000, later(63_000)), true, 'expired: taken over');
-    await store.releaseLease('refit', 'p1'); // not the holder: no effect
-    assert.equal(await store.tryLease('refit', 'p1', 60_000, later(64_000)), false);
-    await store.releaseLease('refit', 'p2');
-    assert.equal(await store.tryLease('refit', 'p1', 60_000, later(65_000)), true);
-    const results = await Promise.all(['a', 'b', 'c', 'd'].map((h) => store.tryLease('race', h, 60_000, t0)));
+    assert.equal(await store.leases.take('refit', 'p1', 60_000, t0), true);
+    assert.equal(await store.leases.take('refit', 'p2', 60_000, later(1000)), false);
+    assert.equal(await store.leases.take('refit', 'p1', 60_000, later(2000)), true, 'the holder renews');
+    assert.equal(await store.leases.take('refit', 'p2', 60_000, later(63_000)), true, 'expired: taken over');
+    await store.leases.release('refit', 'p1'); // not the holder: no effect
+    assert.equal(await store.leases.take('refit', 'p1', 60_000, later(64_000)), false);
+    await store.leases.release('refit', 'p2');
+    assert.equal(await store.leases.take('refit', 'p1', 60_000, later(65_000)), true);
+    const results = await Promise.all(['a', 'b', 'c', 'd'].map((h) => store.leases.take('race', h, 60_000, t0)));
     assert.equal(results.filter(Boolean).length, 1);
   });
 
@@ -202,15 +204,15 @@ describeEachStore('store contract', (kind) => {
     const entry = (bno: string, cd: NtsRecord['b_stt_cd'], at: string): CachedStatus => ({
       record: record(bno, cd), source: 'sandbox', checkedAt: t(at), expiresAt: t('2030-01-01T00:00:00Z'),
     });
-    await store.putCachedStatuses([entry('1248100998', '01', '2026-11-01T00:00:00Z'), entry('1234567891', '', '2026-11-01T00:00:00Z')]);
-    await store.putCachedStatuses([entry('1248100998', '03', '2026-10-01T00:00:00Z')]); // older: ignored
-    const got = await store.getCachedStatuses(['1248100998', '1234567891', '9999999999']);
+    await store.statusCache.putCachedStatuses([entry('1248100998', '01', '2026-11-01T00:00:00Z'), entry('1234567891', '', '2026-11-01T00:00:00Z')]);
+    await store.statusCache.putCachedStatuses([entry('1248100998', '03', '2026-10-01T00:00:00Z')]); // older: ignored
+    const got = await store.statusCache.getCachedStatuses(['1248100998', '1234567891', '9999999999']);
     assert.equal(got.size, 2);
     assert.equal(got.get('1248100998')?.record.b_stt_cd, '01');
     assert.equal(got.get('1234567891')?.record.b_stt_cd, '');
     assert.equal(got.get('1248100998')?.checkedAt, t('2026-11-01T00:00:00Z'));
-    await store.putCachedStatuses([entry('1248100998', '03', '2026-11-02T00:00:00Z'), entry('1248100998', '02', '2026-11-03T00:00:00Z')]);
-    assert.equal((await store.getCachedStatuses(['1248100998'])).get('1248100998')?.record.b_stt_cd, '02');
-    assert.equal((await store.getCachedStatuses([])).size, 0);
+    await store.statusCache.putCachedStatuses([entry('1248100998', '03', '2026-11-02T00:00:00Z'), entry('1248100998', '02', '2026-11-03T00:00:00Z')]);
+    assert.equal((await store.statusCache.getCachedStatuses(['1248100998'])).get('1248100998')?.record.b_stt_cd, '02');
+    assert.equal((await store.statusCache.getCachedStatuses([])).size, 0);
   });
 });

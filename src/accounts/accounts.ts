@@ -1,7 +1,8 @@
 // Account and key administration, shared by the CLI and (later) the console.
 import { isPlanName, PLAN_NAMES, type PlanName } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import { StoreConflict, type Account, type ApiKeyRecord, type Store } from '../store/store.ts';
+import { StoreConflict, type Store } from '../store/store.ts';
+import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import { generateApiKey, newId } from './api-key.ts';
 
 export function parsePlan(value: string): PlanName {
@@ -18,7 +19,7 @@ export function parseEmail(value: string): string {
 export async function createAccount(store: Store, email: string, plan: PlanName, now = new Date()): Promise<{ account: Account; apiKey: string }> {
   const account: Account = { id: newId('acc'), email: parseEmail(email), plan, quotaLimit: null, createdAt: now.toISOString() };
   try {
-    await store.createAccount(account);
+    await store.accounts.create(account);
   } catch (err) {
     if (err instanceof StoreConflict) throw new AppError('conflict', err.message);
     throw err;
@@ -27,30 +28,38 @@ export async function createAccount(store: Store, email: string, plan: PlanName,
   return { account, apiKey: key };
 }
 
-/** The full key is returned here and nowhere else, ever. */
-export async function issueKey(store: Store, accountId: string, now = new Date()): Promise<{ key: string; record: ApiKeyRecord }> {
-  if (!(await store.getAccount(accountId))) throw new AppError('not_found', `no account ${accountId}`);
+/**
+ * The full key is returned here and nowhere else, ever. With `maxActive`, the account's active
+ * keys are counted and the key inserted in one transaction: concurrent issues cannot pass it.
+ */
+export async function issueKey(store: Store, accountId: string, now = new Date(), maxActive?: number): Promise<{ key: string; record: ApiKeyRecord }> {
+  if (!(await store.accounts.get(accountId))) throw new AppError('not_found', `no account ${accountId}`);
   const { key, prefix, hash } = generateApiKey();
   const record: ApiKeyRecord = { id: newId('key'), accountId, prefix, createdAt: now.toISOString(), lastUsedAt: null, revokedAt: null };
-  await store.insertApiKey({ ...record, hash });
+  if (maxActive === undefined) await store.keys.insert({ ...record, hash });
+  else if (!(await store.keys.insertWithin({ ...record, hash }, maxActive))) {
+    throw new AppError('conflict', `an account holds at most ${maxActive} active keys; revoke one first`);
+  }
   return { key, record };
 }
 
-export async function revokeKey(store: Store, prefix: string, now = new Date()): Promise<ApiKeyRecord> {
-  const revoked = await store.revokeApiKey(prefix, now.toISOString());
+/** Revokes one of the account's keys (an operator names the key alone: its account is looked up). */
+export async function revokeKey(store: Store, prefix: string, now = new Date(), accountId?: string): Promise<ApiKeyRecord> {
+  const owner = accountId ?? (await store.keys.ownerOf(prefix));
+  const revoked = owner === null ? null : await store.keys.revoke(owner, prefix, now.toISOString());
   if (!revoked) throw new AppError('not_found', `no active key with prefix ${prefix}`);
   return revoked;
 }
 
 export async function setPlan(store: Store, accountId: string, plan: PlanName): Promise<Account> {
-  const account = await store.setPlan(accountId, plan);
+  const account = await store.accounts.setPlan(accountId, plan);
   if (!account) throw new AppError('not_found', `no account ${accountId}`);
   return account;
 }
 
 export async function setQuotaLimit(store: Store, accountId: string, limit: number | null): Promise<Account> {
   if (limit !== null && (!Number.isSafeInteger(limit) || limit < 0)) throw new AppError('bad_request', 'the limit must be a whole number ≥ 0');
-  const account = await store.setQuotaLimit(accountId, limit);
+  const account = await store.accounts.setQuotaLimit(accountId, limit);
   if (!account) throw new AppError('not_found', `no account ${accountId}`);
   return account;
 }

@@ -2,14 +2,14 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { AppError } from '../errors.ts';
 import { SqliteStore } from '../store/sqlite.ts';
-import type { Account } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import { Quota, rateLimitHeaders } from './quota.ts';
 
 async function setup(limit: number) {
   const store = new SqliteStore(':memory:');
   await store.migrate();
   const account: Account = { id: 'acc_q', email: 'q@example.com', plan: 'business', quotaLimit: limit, createdAt: new Date().toISOString() };
-  await store.createAccount(account);
+  await store.accounts.create(account);
   let now = new Date('2026-11-30T14:59:59Z'); // one second before December starts in Seoul
   return { store, account, quota: new Quota(store, () => now), setNow: (d: Date) => (now = d) };
 }
@@ -39,7 +39,7 @@ test('a refund goes back to the month it was charged to, even after the month tu
   const r = await quota.reserveOne(account);
   setNow(new Date('2026-11-30T15:00:01Z'));
   await quota.refund(r);
-  assert.deepEqual(await store.getUsage(account.id, '2026-11'), { used: 0, overage: 0 });
+  assert.deepEqual(await store.usage.get(account.id, '2026-11'), { used: 0, overage: 0 });
   assert.equal((await quota.current(account)).used, 0);
   await store.close();
 });

@@ -2,7 +2,8 @@
 import { monthlyLimit } from '../domain/plans.ts';
 import { quotaMonth, quotaResetsAt, secondsUntil, toSeoulIso } from '../domain/quota-period.ts';
 import { AppError } from '../errors.ts';
-import type { Account, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 
 export interface QuotaState {
   limit: number;
@@ -61,7 +62,7 @@ export class Quota {
 
   async current(account: Account): Promise<QuotaState> {
     const now = this.#now();
-    const usage = await this.#store.getUsage(account.id, quotaMonth(now));
+    const usage = await this.#store.usage.get(account.id, quotaMonth(now));
     return this.#state(account, usage.used, usage.overage, now);
   }
 
@@ -70,7 +71,7 @@ export class Quota {
     const now = this.#now();
     const month = quotaMonth(now);
     const limit = monthlyLimit(account.plan, account.quotaLimit);
-    const r = await this.#store.reserveLookups(account.id, month, n, limit);
+    const r = await this.#store.usage.reserve(account.id, month, n, limit);
     const state = this.#state(account, r.used, 0, now);
     if (!r.granted) throw this.#exceeded(state, n, now);
     return { accountId: account.id, month, n, state };
@@ -110,7 +111,7 @@ export class Quota {
     const limit = monthlyLimit(account.plan, account.quotaLimit);
     let result;
     try {
-      result = await this.#store.reserveUpTo(accountId, month, waiters.length, limit);
+      result = await this.#store.usage.reserveUpTo(accountId, month, waiters.length, limit);
     } catch (err) {
       for (const w of waiters) w.reject(err);
       return;
@@ -137,7 +138,7 @@ export class Quota {
   }
 
   async refund(reservation: Reservation, n = reservation.n): Promise<void> {
-    if (n > 0) await this.#store.refundLookups(reservation.accountId, reservation.month, n);
+    if (n > 0) await this.#store.usage.refund(reservation.accountId, reservation.month, n);
     reservation.state.used -= n;
     reservation.state.remaining += n;
   }

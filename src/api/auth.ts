@@ -4,7 +4,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { hashApiKey, looksLikeApiKey } from '../accounts/api-key.ts';
 import { PLANS } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
-import type { Account, ApiKeyRecord, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { Account, ApiKeyRecord } from '../domain/account.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -28,7 +29,7 @@ export function installApiKeyAuth(app: FastifyInstance, store: Store): void {
     const header = request.headers['x-api-key'];
     const value = Array.isArray(header) ? header[0] : header;
     if (!value) throw new AppError('unauthorized', 'send your API key in the X-API-Key header');
-    const found = looksLikeApiKey(value.trim()) ? await store.findByKeyHash(hashApiKey(value.trim())) : null;
+    const found = looksLikeApiKey(value.trim()) ? await store.keys.findByHash(hashApiKey(value.trim())) : null;
     if (!found) throw new AppError('unauthorized', 'the API key is not valid (unknown or revoked)');
     const plan = PLANS[found.account.plan];
     if (!plan.api) {
@@ -41,7 +42,7 @@ export function installApiKeyAuth(app: FastifyInstance, store: Store): void {
     if ((lastTouched.get(found.key.id) ?? 0) < now - TOUCH_INTERVAL_MS) {
       lastTouched.set(found.key.id, now);
       if (lastTouched.size > 10_000) lastTouched.clear();
-      await store.touchApiKey(found.key.id, new Date(now).toISOString(), TOUCH_INTERVAL_MS);
+      await store.keys.touch(found.key.id, new Date(now).toISOString(), TOUCH_INTERVAL_MS);
     }
   });
 }

@@ -9,7 +9,8 @@ import { BatchAccepted, batchStatusBody, BatchStatusBody, jobSummary, RESULT_COL
 import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
 import { allRows, getRow, rowsAfter } from '../batch/job-rows.ts';
 import type { BatchJob } from '../store/batch-store.ts';
-import type { Account, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import { requireAccount } from './auth.ts';
 import { Problem, problemResponses } from './schemas.ts';
 
@@ -186,7 +187,7 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
         if (!row.result) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
         const at = new Date().toISOString();
         const modelVersion = typeof row.result.model_version === 'string' ? row.result.model_version : null;
-        const { replaced } = await store.putLabel({
+        const { replaced } = await store.labels.put({
           accountId: account.id, jobId: job.id, rowId: row.rowId, bno: row.bno ?? row.bnoRaw, addressKey: row.addressKey,
           bounced: request.body.bounced, reason: request.body.reason?.trim() || null, features: row.features ?? {}, modelVersion, at,
         });

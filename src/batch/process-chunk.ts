@@ -4,7 +4,7 @@
 // chunk in one transaction (BatchStore.completeChunk).
 import type { StatusAnswer, StatusService } from '../registry/types.ts';
 import type { BatchJob, BatchRowInput, ChunkCompletion, ChunkOutput, NumberOutcome, SharedNumber, Tally } from '../store/batch-store.ts';
-import type { Account } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { lookupNumber, statusOf, verificationOf } from './job-rows.ts';
 

@@ -58,8 +58,8 @@ const COMMANDS: Record<string, Handler> = {
   },
   'keys list': async (store, o) => {
     const accountId = need(o, 'account');
-    if (!(await store.getAccount(accountId))) throw new AppError('not_found', `no account ${accountId}`);
-    const keys = await store.listApiKeys(accountId);
+    if (!(await store.accounts.get(accountId))) throw new AppError('not_found', `no account ${accountId}`);
+    const keys = await store.keys.list(accountId);
     return keys.map((k) => ({ prefix: k.prefix, created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt }));
   },
   'addresses import': async (store, _o, args) => {

@@ -6,7 +6,8 @@ import { parseEmail } from '../accounts/accounts.ts';
 import type { ConsoleConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
 import type { ConsoleSession } from '../store/console-store.ts';
-import { StoreConflict, type Account, type Store } from '../store/store.ts';
+import { StoreConflict, type Store } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import { hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './password.ts';
 import { hashSessionId, looksLikeSessionId, newSessionId } from './session-token.ts';
 

@@ -3,7 +3,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ConsoleConfig } from '../config.ts';
 import { AppError } from '../errors.ts';
-import type { Account } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import type { ConsoleAuth } from './console-auth.ts';
 import { csrfTokenMatches } from './session-token.ts';
 

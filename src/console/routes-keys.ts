@@ -4,7 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { issueKey } from '../accounts/accounts.ts';
 import { AppError } from '../errors.ts';
-import type { ApiKeyRecord, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { ApiKeyRecord } from '../domain/account.ts';
 import { sessionOf } from './guard.ts';
 
 /** Active keys an account may hold: enough to rotate every environment, few enough to review. */
@@ -22,16 +23,14 @@ const view = (k: ApiKeyRecord) => ({ prefix: k.prefix, created_at: k.createdAt, 
 export function keyRoutes(store: Store, now: () => Date): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get('/keys', { schema: { response: { 200: Type.Object({ keys: Type.Array(KeyView) }) } } }, async (request) => {
-      const keys = await store.listApiKeys(sessionOf(request).account.id);
+      const keys = await store.keys.list(sessionOf(request).account.id);
       // newest first; revoked keys stay listed (greyed) so a revocation can be checked later
       return { keys: keys.toSorted((a, b) => b.createdAt.localeCompare(a.createdAt)).map(view) };
     });
 
     app.post('/keys', { schema: { response: { 201: Type.Object({ key: Type.String(), ...KeyView.properties }) } } }, async (request, reply) => {
       const { account } = sessionOf(request);
-      const active = (await store.listApiKeys(account.id)).filter((k) => !k.revokedAt).length;
-      if (active >= MAX_ACTIVE_KEYS) throw new AppError('conflict', `an account holds at most ${MAX_ACTIVE_KEYS} active keys; revoke one first`);
-      const { key, record } = await issueKey(store, account.id, now());
+      const { key, record } = await issueKey(store, account.id, now(), MAX_ACTIVE_KEYS);
       return reply.code(201).send({ key, ...view(record) });
     });
 
@@ -40,10 +39,8 @@ export function keyRoutes(store: Store, now: () => Date): FastifyPluginAsyncType
       { schema: { params: Type.Object({ prefix: Type.String({ pattern: '^bzk_[0-9A-Za-z]{8}$' }) }), response: { 200: KeyView } } },
       async (request) => {
         const { account } = sessionOf(request);
-        const mine = (await store.listApiKeys(account.id)).find((k) => k.prefix === request.params.prefix && !k.revokedAt);
         // another account's key is as unknown as a key that never existed
-        if (!mine) throw new AppError('not_found', `no active key ${request.params.prefix} on this account`);
-        const revoked = await store.revokeApiKey(mine.prefix, now().toISOString());
+        const revoked = await store.keys.revoke(account.id, request.params.prefix, now().toISOString());
         if (!revoked) throw new AppError('not_found', `no active key ${request.params.prefix} on this account`);
         return view(revoked);
       },

@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { ConsoleConfig } from '../config.ts';
-import type { Account } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import type { ConsoleAuth, SignedIn } from './console-auth.ts';
 import { clearSessionCookie, readSessionId, sessionOf, setSessionCookie } from './guard.ts';
 import { csrfToken } from './session-token.ts';

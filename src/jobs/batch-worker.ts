@@ -8,13 +8,15 @@ import type { StatusService } from '../registry/types.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { chunkNumbers, processChunk, unansweredChunk } from '../batch/process-chunk.ts';
 import { completionFromCache } from '../batch/cached-chunk.ts';
-import type { ChunkLease, SharedNumber } from '../store/batch-store.ts';
+import type { ChunkCompletion, ChunkLease, CompleteOutcome, SharedNumber } from '../store/batch-store.ts';
 
 /** rounds of one chunk against shared numbers recorded meanwhile (each round settles some for good) */
 const MAX_ROUNDS = 5;
 
 export interface BatchWorkerOptions {
   store: Store;
+  /** told of every chunk completion tried, with what the store answered (metrics) */
+  onCommit?: (outcome: CompleteOutcome, done: ChunkCompletion) => void;
   status: StatusService;
   assess: AssessService;
   now?: () => Date;
@@ -38,7 +40,7 @@ export class BatchWorker {
   #loops: Promise<void>[] = [];
 
   constructor(opts: BatchWorkerOptions) {
-    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, ...opts };
+    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, onCommit: () => {}, ...opts };
   }
 
   start(): void {
@@ -103,7 +105,7 @@ export class BatchWorker {
   async #work(lease: ChunkLease): Promise<void> {
     const { store } = this.#o;
     const job = await store.batches.getJob(lease.jobId);
-    const account = job ? await store.getAccount(job.accountId) : null;
+    const account = job ? await store.accounts.get(job.accountId) : null;
     if (!job || !account) return; // deleted meanwhile: its chunks went with it
     // shared numbers need their once-per-job record: those chunks go the general way
     if (!lease.shared && (await this.#fromCache(lease))) return;
@@ -113,7 +115,7 @@ export class BatchWorker {
     // up at once) sends the chunk round again with that answer; each round settles more of them.
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       const done = await processChunk({ status: this.#o.status, assess: this.#o.assess, now: this.#o.now }, { job, account, rows, shared });
-      const out = await store.batches.completeChunk(lease, this.#holder, done, this.#o.now());
+      const out = await this.#commit(lease, done, this.#o.now());
       if (out.status === 'done') return;
       if (out.status === 'lost') {
         this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
@@ -137,10 +139,16 @@ export class BatchWorker {
     const why = err instanceof Error ? err.message : String(err);
     const failure = `rows ${lease.firstRow}–${lease.lastRow} could not be processed (${lease.attempts} attempts: ${why.slice(0, 300)}); they are unknown and their lookups were given back`;
     for (let round = 1; round <= MAX_ROUNDS; round++) {
-      const out = await store.batches.completeChunk(lease, this.#holder, unansweredChunk({ job, rows, shared }, failure), this.#o.now());
+      const out = await this.#commit(lease, unansweredChunk({ job, rows, shared }, failure), this.#o.now());
       if (out.status !== 'conflict') return;
       shared = new Map([...shared, ...[...out.answers].map(([bno, answer]) => [bno, { answered: true, answer }] as const)]);
     }
+  }
+
+  async #commit(lease: ChunkLease, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
+    const out = await this.#o.store.batches.completeChunk(lease, this.#holder, done, now);
+    this.#o.onCommit?.(out, done);
+    return out;
   }
 
   /** Completes the chunk from its cache groups when they answer all of it; false when they do not. */
@@ -150,7 +158,7 @@ export class BatchWorker {
     const groups = await store.batches.cachedGroups(lease.jobId, lease.chunkNo);
     const done = groups && completionFromCache(groups, { source: status.source, nowMs: now.getTime(), chunkRows: lease.lastRow - lease.firstRow + 1 });
     if (!done) return false;
-    const out = await store.batches.completeChunk(lease, this.#holder, done, now);
+    const out = await this.#commit(lease, done, now);
     if (out.status === 'lost') this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
     // a chunk without shared numbers has nothing to conflict over; should it, the general way settles it
     return out.status !== 'conflict';

@@ -67,28 +67,28 @@ export class ModelRefitter {
   async #check(force: boolean): Promise<RefitOutcome> {
     const { store } = this.#o;
     const now = this.#o.now();
-    const latest = await store.latestModel();
+    const latest = await store.models.latest();
     // relabelled rows count as new: they change what the model should learn
-    const fresh = await store.countLabels(latest?.createdAt);
+    const fresh = await store.labels.count(latest?.createdAt);
     const age = latest ? now.getTime() - Date.parse(latest.createdAt) : Infinity;
     if (!force && (fresh === 0 || (fresh < this.#o.minNewLabels && age < this.#o.maxAgeMs))) {
       return { fitted: false, why: `${fresh} new labels since the last fit` };
     }
-    if (!(await store.tryLease(LEASE, this.#holder, LEASE_TTL_MS, now))) return { fitted: false, why: 'another process is fitting' };
+    if (!(await store.leases.take(LEASE, this.#holder, LEASE_TTL_MS, now))) return { fitted: false, why: 'another process is fitting' };
     try {
-      const examples = await store.labelsForFit(this.#o.maxLabels);
+      const examples = await store.labels.forFit(this.#o.maxLabels);
       const req: FitRequest = { base: PRIOR_MODEL, examples, now: now.toISOString() };
       const result: FitResult = this.#o.inline ? runFit(req) : await fitInWorker(req);
       const model = result.model;
-      await store.saveModel(model);
-      await store.saveAccountOffsets(
+      await store.models.save(model);
+      await store.models.saveOffsets(
         result.offsets.map((o) => ({ accountId: o.accountId, modelVersion: model.version, offset: o.offset, trainedOn: o.trainedOn, createdAt: model.createdAt })),
       );
       this.#o.provider.adopt(model);
       this.#o.log?.info({ version: model.version, labels: examples.length }, 'bounce model refitted');
       return { fitted: true, version: model.version, labels: examples.length };
     } finally {
-      await store.releaseLease(LEASE, this.#holder);
+      await store.leases.release(LEASE, this.#holder);
     }
   }
 }

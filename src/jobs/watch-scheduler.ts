@@ -6,7 +6,8 @@ import { randomBytes } from 'node:crypto';
 import { newId } from '../accounts/api-key.ts';
 import { PLANS } from '../domain/plans.ts';
 import { changeOf, eventsOf, nextCheckAt, retryAt, watchEventBody } from '../domain/watch.ts';
-import type { Account, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import type { Watch } from '../store/watch-store.ts';
 import type { WatchChecker } from '../watch/watch-checker.ts';
 import { PollingLoop, type Logger } from './polling-loop.ts';
@@ -73,7 +74,7 @@ export class WatchScheduler {
   async #check(claimed: Watch[], started: Date, result: RoundResult): Promise<void> {
     const { store, now } = this.#o;
     const accounts = new Map<string, Account | null>();
-    for (const w of claimed) if (!accounts.has(w.accountId)) accounts.set(w.accountId, await store.getAccount(w.accountId));
+    for (const w of claimed) if (!accounts.has(w.accountId)) accounts.set(w.accountId, await store.accounts.get(w.accountId));
 
     const due: { watch: Watch; account: Account; intervalHours: number }[] = [];
     for (const watch of claimed) {

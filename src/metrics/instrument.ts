@@ -1,8 +1,7 @@
 // Counting around the parts that do the work, so they need not know about metrics: status
 // lookups by where the answer came from, batch chunks and rows as a worker commits them.
 import type { StatusService } from '../registry/types.ts';
-import type { BatchStore } from '../store/batch-store.ts';
-import type { Store } from '../store/store.ts';
+import type { ChunkCompletion, CompleteOutcome } from '../store/batch-store.ts';
 import type { Metrics } from './metrics.ts';
 
 export function observedStatus(status: StatusService, metrics: Metrics): StatusService {
@@ -27,32 +26,14 @@ export function observedStatus(status: StatusService, metrics: Metrics): StatusS
   };
 }
 
-/** The store as the batch worker sees it: every committed chunk counts its rows. */
-export function observedWorkerStore(store: Store, metrics: Metrics): Store {
-  const batches = bindAll(store.batches, {
-    completeChunk: async (...args: Parameters<BatchStore['completeChunk']>) => {
-      const outcome = await store.batches.completeChunk(...args);
-      // a conflict is redone by the worker with the answers another chunk recorded first
-      metrics.batchChunks.inc({ outcome: outcome.status === 'done' ? 'committed' : outcome.status === 'lost' ? 'lease_lost' : 'conflict' });
-      if (outcome.status === 'done') {
-        const { rows, output } = args[2];
-        metrics.batchRows.inc(rows);
-        // a chunk answered from the cache in SQL made no status lookup that observedStatus saw
-        if ('encoded' in output && output.cacheHits > 0) metrics.statusLookups.inc({ source: 'cache' }, output.cacheHits);
-      }
-      return outcome;
-    },
-  });
-  return bindAll(store, { batches });
-}
-
-/** A view of `target` with some members replaced; its own methods still run on `target` (private fields). */
-function bindAll<T extends object>(target: T, overrides: Partial<T>): T {
-  return new Proxy(target, {
-    get(t, prop) {
-      if (Object.hasOwn(overrides, prop)) return overrides[prop as keyof T];
-      const value: unknown = Reflect.get(t, prop);
-      return typeof value === 'function' ? value.bind(t) : value;
-    },
-  });
+/** What the batch worker reports of each chunk it commits: every committed chunk counts its rows. */
+export function chunkCommits(metrics: Metrics): (outcome: CompleteOutcome, done: ChunkCompletion) => void {
+  return (outcome, done) => {
+    // a conflict is redone by the worker with the answers another chunk recorded first
+    metrics.batchChunks.inc({ outcome: outcome.status === 'done' ? 'committed' : outcome.status === 'lost' ? 'lease_lost' : 'conflict' });
+    if (outcome.status !== 'done') return;
+    metrics.batchRows.inc(done.rows);
+    // a chunk answered from the cache in SQL made no status lookup that observedStatus saw
+    if ('encoded' in done.output && done.output.cacheHits > 0) metrics.statusLookups.inc({ source: 'cache' }, done.output.cacheHits);
+  };
 }

@@ -34,7 +34,7 @@ export class ModelProvider {
 
   async #load(): Promise<ModelParams> {
     try {
-      this.#current = (await this.#store.latestModel()) ?? PRIOR_MODEL;
+      this.#current = (await this.#store.models.latest()) ?? PRIOR_MODEL;
     } catch (err) {
       // keep scoring with the model we have; the next refresh tries again
       this.#onError(err);
@@ -50,7 +50,7 @@ export class ModelProvider {
     const now = this.#now();
     let hit = this.#offsets.get(accountId);
     if (!hit || hit.until <= now) {
-      const o = await this.#store.getAccountOffset(accountId);
+      const o = await this.#store.models.offset(accountId);
       if (this.#offsets.size >= OFFSETS_MAX) this.#offsets.clear();
       hit = { modelVersion: o?.modelVersion ?? null, offset: o?.offset ?? 0, until: now + REFRESH_MS };
       this.#offsets.set(accountId, hit);

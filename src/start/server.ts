@@ -25,7 +25,7 @@ import { WebhookDeliverer } from '../jobs/webhook-deliverer.ts';
 import { WebhookService } from '../webhooks/webhook-service.ts';
 import { buildOpsApp } from '../api/ops-app.ts';
 import { Metrics } from '../metrics/metrics.ts';
-import { observedStatus, observedWorkerStore } from '../metrics/instrument.ts';
+import { chunkCommits, observedStatus } from '../metrics/instrument.ts';
 import { openUpstreamBudget } from './budget.ts';
 
 export interface RunningServer {
@@ -60,12 +60,12 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     budget,
     observer: metrics?.upstreamObserver(),
   });
-  const plainStatus = createStatusService({ registry, cache: store, ttlSeconds: config.nts.cacheTtlSeconds, now });
+  const plainStatus = createStatusService({ registry, cache: store.statusCache, ttlSeconds: config.nts.cacheTtlSeconds, now });
   const status = metrics ? observedStatus(plainStatus, metrics) : plainStatus;
   const directory = await chooseDirectory(config.addresses, store);
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
   const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
-  const worker = new BatchWorker({ store: metrics ? observedWorkerStore(store, metrics) : store, status, assess, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, log });
+  const worker = new BatchWorker({ store, ...(metrics ? { onCommit: chunkCommits(metrics) } : {}), status, assess, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, log });
   const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows, chunkChars: config.batch.chunkChars, parseHeapMb: config.batch.parseHeapMb, uploadLeaseMs: config.batch.uploadLeaseMs }, { now, onQueued: () => worker.notify() });
   // uploads a crashed process left half-written are invisible; clear them out now and whenever
   // a lease runs out, so a dead upload's chunks do not wait for the next restart

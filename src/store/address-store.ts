@@ -1,7 +1,8 @@
 // Where the local address directory lives: a table of buildings imported from the official
-// 도로명주소 DB files. Two implementations (addresses-sqlite.ts, addresses-postgres.ts) pass the
-// same suite (address-store.test.ts). Every finder returns at most `limit` rows, best first.
+// 도로명주소 DB files. One implementation for both engines passes address-store.test.ts. Every finder returns at most `limit` rows, best first.
 import type { DirectoryEntry } from '../domain/address/types.ts';
+import { num } from './rows.ts';
+import type { Sql } from './sql.ts';
 
 export interface AddressStore {
   /**
@@ -65,4 +66,86 @@ export function addressRowToEntry(r: Record<string, unknown>): DirectoryEntry {
     buildingName: String(r.building_name),
     roadAddress: String(r.road_address),
   };
+}
+
+const UPDATE_CHANGED = `ON CONFLICT (building_id) DO UPDATE SET zipcode = excluded.zipcode, sido = excluded.sido, sigungu = excluded.sigungu,
+    eupmyeondong = excluded.eupmyeondong, ri = excluded.ri, road_name = excluded.road_name, underground = excluded.underground,
+    building_main = excluded.building_main, building_sub = excluded.building_sub, mountain = excluded.mountain,
+    jibun_main = excluded.jibun_main, jibun_sub = excluded.jibun_sub, building_name = excluded.building_name,
+    road_address = excluded.road_address`;
+
+const columnsOf = (e: DirectoryEntry): unknown[] => [
+  e.buildingId, e.zipcode, e.sido, e.sigungu, e.eupmyeondong, e.ri, e.roadName, e.underground,
+  e.buildingMain, e.buildingSub, e.jibunMountain, e.jibunMain, e.jibunSub, e.buildingName, e.roadAddress,
+];
+
+export class SqlAddressStore implements AddressStore {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  async #select(where: string[], order: string, params: unknown[], limit: number): Promise<DirectoryEntry[]> {
+    const sql = `SELECT ${ADDRESS_COLUMNS} FROM address_directory WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`;
+    return (await this.#sql.all(sql, [...params, Math.max(0, limit)])).map(addressRowToEntry);
+  }
+
+  async upsertEntries(entries: readonly DirectoryEntry[]): Promise<void> {
+    for (const b of inBatches(lastPerBuilding(entries))) {
+      if (this.#sql.dialect === 'postgres') {
+        // one statement per batch: fifteen arrays are fifteen parameters whatever the row count, so
+        // the 65,535-parameter limit of multi-row VALUES never applies; an unchanged row is left
+        // alone, so a monthly re-import writes (and bloats) only what changed
+        const columns = b.map(columnsOf);
+        await this.#sql.run(
+          `INSERT INTO address_directory (${ADDRESS_COLUMNS})
+           SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[],
+             ?::int[], ?::int[], ?::boolean[], ?::int[], ?::int[], ?::text[], ?::text[])
+           ${UPDATE_CHANGED} WHERE (address_directory.*) IS DISTINCT FROM (excluded.*)`,
+          columnsOf(b[0]!).map((_, i) => columns.map((c) => c[i])),
+        );
+        continue;
+      }
+      // the embedded store: a prepared statement per row, one transaction per batch (a commit per
+      // row would make an import take hours)
+      await this.#sql.tx(async (t) => {
+        for (const e of b) {
+          await t.run(`INSERT INTO address_directory (${ADDRESS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${UPDATE_CHANGED}`, columnsOf(e));
+        }
+      });
+    }
+  }
+
+  findByRoad(sigungu: string | null, roadName: string, main: number | null, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
+    // conditions are left out rather than written "? IS NULL OR ...", which would hide the index
+    const where = ['road_name = ?'];
+    const params: unknown[] = [roadName];
+    if (sigungu !== null) { where.unshift('sigungu = ?'); params.unshift(sigungu); }
+    if (main !== null) { where.push('building_main = ?'); params.push(main); }
+    if (sub !== null) { where.push('building_sub = ?'); params.push(sub); }
+    return this.#select(where, 'building_main, building_sub, underground, building_id', params, limit);
+  }
+
+  findByRoadName(roadName: string, sido: string | null, limit: number): Promise<DirectoryEntry[]> {
+    const where = ['road_name = ?'];
+    const params: unknown[] = [roadName];
+    if (sido !== null) { where.push('sido = ?'); params.push(sido); }
+    return this.#select(where, 'sigungu, building_main, building_sub, building_id', params, limit);
+  }
+
+  findByJibun(sido: string | null, sigungu: string | null, dong: string, main: number, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
+    // each arm of the OR matches one index whole (two index lookups on SQLite, a BitmapOr on
+    // PostgreSQL); "ri <> ''" is spelled out because only then may the partial index be used
+    const lot = sub === null ? 'jibun_main = ?' : 'jibun_main = ? AND jibun_sub = ?';
+    const lotParams: unknown[] = sub === null ? [main] : [main, sub];
+    const where = [`((eupmyeondong = ? AND ${lot}) OR (ri = ? AND ri <> '' AND ${lot}))`];
+    const params: unknown[] = [dong, ...lotParams, dong, ...lotParams];
+    if (sido !== null) { where.push('sido = ?'); params.push(sido); }
+    if (sigungu !== null) { where.push('sigungu = ?'); params.push(sigungu); }
+    return this.#select(where, 'jibun_sub, mountain, building_main, building_sub, building_id', params, limit);
+  }
+
+  async count(): Promise<number> {
+    return num(await this.#sql.get('SELECT count(*) AS n FROM address_directory'));
+  }
 }

@@ -4,13 +4,8 @@
 import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
 import type { BatchJob, BatchRowInput, ChunkLease, ChunkOutput, EncodedChunkOutput, ScoredRow, StoredChunk } from './batch-store.ts';
 import { cacheOnlyLookups, type CachedGroup } from '../batch/cached-chunk.ts';
-import { iso, type Row } from './rows.ts';
+import { bool, iso, isoOrNull, json, str, type Row } from './rows.ts';
 
-// oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the shape it stored
-const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
-const bool = (v: unknown): boolean => v === true || v === 1 || v === 1n;
-const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
-const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 
 export function toJob(r: Row): BatchJob {
   return {
@@ -187,4 +182,3 @@ export function toStoredChunk(r: Row): StoredChunk {
   };
 }
 
-export { json as jsonColumn };

@@ -1,7 +1,8 @@
-// Row → domain mapping shared by both stores. SQLite hands timestamps back as the ISO text we
-// stored, PostgreSQL as Date objects; `iso` accepts both.
+// Row → domain mapping shared by both engines. SQLite hands back JSON as TEXT, booleans as 0/1
+// and timestamps as the ISO text we stored; PostgreSQL hands back parsed JSON, booleans and
+// Dates. The helpers accept either, so one mapping serves both.
 import type { PlanName } from '../domain/plans.ts';
-import type { Account, ApiKeyRecord } from './store.ts';
+import type { Account, ApiKeyRecord } from '../domain/account.ts';
 
 export type Row = Record<string, unknown>;
 
@@ -11,7 +12,13 @@ export function iso(v: unknown): string {
   throw new TypeError(`expected a timestamp, got ${typeof v}`);
 }
 
-const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
+export const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
+// oxlint-disable-next-line typescript/no-unnecessary-type-parameters -- the caller names the shape it stored
+export const json = <T>(v: unknown): T => (typeof v === 'string' ? JSON.parse(v) : v) as T;
+export const bool = (v: unknown): boolean => v === true || v === 1 || v === 1n;
+export const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
+/** count(*) and friends: a bigint on PostgreSQL (parsed as a number), an integer on SQLite */
+export const num = (r: Row | undefined, column = 'n'): number => Number(r?.[column] ?? 0);
 
 export function toAccount(r: Row): Account {
   return {
@@ -23,7 +30,7 @@ export function toAccount(r: Row): Account {
   };
 }
 
-/** Also reads the joined form of findByKeyHash, where key columns carry a key_ prefix. */
+/** Also reads the joined form of findByHash, where key columns carry a key_ prefix. */
 export function toKey(r: Row): ApiKeyRecord {
   return {
     id: String(r.key_id ?? r.id),

@@ -1,72 +1,40 @@
-// The one storage interface. Two implementations (sqlite.ts, postgres.ts) pass the same
-// contract suite (test/store.contract.test.ts). All SQL lives below src/store/.
-import type { PlanName } from '../domain/plans.ts';
-import type { ModelParams } from '../domain/model/types.ts';
+// The storage of the service, one small store per concern, each written once over the SQL layer
+// (sql.ts) and so the same on both engines (sqlite.ts, postgres.ts open them). Every read or
+// write of an account's data takes the account. The contract suites in test/ run on both.
 import type { StatusCache } from '../registry/types.ts';
-import type { AddressStore } from './address-store.ts';
+import { type AccountStore, SqlAccountStore } from './account-store.ts';
+import { type AddressStore, SqlAddressStore } from './address-store.ts';
 import type { BatchStore } from './batch-store.ts';
+import { SqlBatchStore } from './batches.ts';
+import { type ConsoleStore, SqlConsoleStore } from './console-store.ts';
+import { type KeyStore, SqlKeyStore } from './key-store.ts';
+import { LabelStore } from './label-store.ts';
+import { LeaseStore } from './lease-store.ts';
+import { ModelStore } from './model-store.ts';
+import type { Dialect, Sql } from './sql.ts';
+import { StatusCacheStore } from './status-cache-store.ts';
+import { UsageStore } from './usage-store.ts';
 import type { WatchStore, WebhookStore } from './watch-store.ts';
-import type { ConsoleStore } from './console-store.ts';
-import type { WorkQueue } from './work-queue.ts';
+import { SqlWatchStore, SqlWebhookStore } from './watches.ts';
+import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 
-export interface Account {
-  id: string;
-  email: string;
-  plan: PlanName;
-  /** custom monthly limit (enterprise contracts); null = the plan's */
-  quotaLimit: number | null;
-  createdAt: string;
-}
+export { StoreConflict } from './account-store.ts';
 
-export interface ApiKeyRecord {
-  id: string;
-  accountId: string;
-  /** the visible part, e.g. bzk_Ab3dE9xQ: enough to recognise a key, useless to use it */
-  prefix: string;
-  createdAt: string;
-  lastUsedAt: string | null;
-  revokedAt: string | null;
-}
-
-export interface Usage {
-  used: number;
-  overage: number;
-}
-
-/** A recorded mailing outcome for one row of a batch job, with what the row was scored on. */
-export interface LabelRecord {
-  accountId: string;
-  jobId: string;
-  rowId: number;
-  bno: string;
-  /** building id of the matched address, or the normalised input; null without an address */
-  addressKey: string | null;
-  bounced: boolean;
-  reason: string | null;
-  features: Record<string, number>;
-  modelVersion: string | null;
-  at: string;
-}
-
-export interface LabelCounts {
-  bizBounced: number;
-  bizDelivered: number;
-  addressBounced: number;
-  addressDelivered: number;
-}
-
-export interface AccountOffset {
-  accountId: string;
-  modelVersion: string;
-  offset: number;
-  trainedOn: number;
-  createdAt: string;
-}
-
-export type Reservation = { granted: true; used: number } | { granted: false; used: number };
-
-export interface Store extends StatusCache {
-  readonly kind: 'sqlite' | 'postgres';
+export interface Store {
+  readonly kind: Dialect;
+  readonly accounts: AccountStore;
+  /** API keys (as hashes) */
+  readonly keys: KeyStore;
+  /** monthly lookup counters */
+  readonly usage: UsageStore;
+  /** recorded mailing outcomes */
+  readonly labels: LabelStore;
+  /** fitted models and per-account offsets */
+  readonly models: ModelStore;
+  /** named leases for background jobs */
+  readonly leases: LeaseStore;
+  /** the last answer for each number */
+  readonly statusCache: StatusCache;
   /** the imported 도로명주소 directory (address_directory table) */
   readonly addresses: AddressStore;
   /** batch jobs, their rows, chunks and numbers */
@@ -81,62 +49,76 @@ export interface Store extends StatusCache {
   migrate(): Promise<void>;
   ping(): Promise<void>;
   close(): Promise<void>;
-
-  /** Throws StoreConflict when the email is taken. */
-  createAccount(account: Account): Promise<void>;
-  getAccount(id: string): Promise<Account | null>;
-  countAccounts(): Promise<number>;
-  setPlan(accountId: string, plan: PlanName): Promise<Account | null>;
-  setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null>;
-
-  insertApiKey(key: ApiKeyRecord & { hash: string }): Promise<void>;
-  /** The account and key for an unrevoked key hash, or null. */
-  findByKeyHash(hash: string): Promise<{ account: Account; key: ApiKeyRecord } | null>;
-  /** Records use at most once per `minIntervalMs`, so authentication stays a read on the hot path. */
-  touchApiKey(keyId: string, at: string, minIntervalMs: number): Promise<void>;
-  listApiKeys(accountId: string): Promise<ApiKeyRecord[]>;
-  /** Returns the revoked key, or null when no unrevoked key has that prefix. */
-  revokeApiKey(prefix: string, at: string): Promise<ApiKeyRecord | null>;
-
-  /**
-   * Atomically adds `n` lookups to the month's counter if that keeps it within `limit`.
-   * Exact under concurrency from any number of processes: either all `n` are granted or none.
-   */
-  reserveLookups(accountId: string, month: string, n: number, limit: number): Promise<Reservation>;
-  /**
-   * Atomically adds as many of `n` lookups as fit within `limit` (possibly none) and says how
-   * many that was. Lets many concurrent single lookups share one write (see Quota).
-   */
-  reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }>;
-  /** Gives back lookups that were reserved but not answered. */
-  refundLookups(accountId: string, month: string, n: number): Promise<void>;
-  getUsage(accountId: string, month: string): Promise<Usage>;
-
-  /** Records an outcome; labelling the same row again replaces it. */
-  putLabel(label: LabelRecord): Promise<{ replaced: boolean }>;
-  /** The account's recorded outcomes for a business number and for an address. */
-  labelCounts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts>;
-  /** Labels recorded or changed after `since` (ISO), or all of them. */
-  countLabels(since?: string): Promise<number>;
-  /**
-   * The most recently recorded labels, at most `limit`, for refitting. Labels of rows that were
-   * never scored (no name, so no features) say nothing about the model and are left out.
-   */
-  labelsForFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]>;
-  saveModel(params: ModelParams): Promise<void>;
-  /** The newest fitted global model, or null when none was fitted yet. */
-  latestModel(): Promise<ModelParams | null>;
-  saveAccountOffsets(offsets: readonly AccountOffset[]): Promise<void>;
-  getAccountOffset(accountId: string): Promise<AccountOffset | null>;
-
-  /** Takes or renews the named lease for `holder` if it is free or expired; true when held. */
-  tryLease(name: string, holder: string, ttlMs: number, now: Date): Promise<boolean>;
-  releaseLease(name: string, holder: string): Promise<void>;
-
   /** Batch chunks waiting for a worker and held by one, across all jobs (for /metrics). */
   workQueue(): Promise<WorkQueue>;
 }
 
-export class StoreConflict extends Error {
-  override name = 'StoreConflict';
+/** Every concern's store over one SQL connection; the engine's class adds opening and migrating. */
+export abstract class SqlStore implements Store {
+  abstract readonly kind: Dialect;
+  readonly accounts: AccountStore;
+  readonly keys: KeyStore;
+  readonly usage: UsageStore;
+  readonly labels: LabelStore;
+  readonly models: ModelStore;
+  readonly leases: LeaseStore;
+  readonly statusCache: StatusCache;
+  readonly addresses: AddressStore;
+  readonly batches: BatchStore;
+  readonly watches: WatchStore;
+  readonly webhooks: WebhookStore;
+  readonly console: ConsoleStore;
+  protected readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+    this.accounts = new SqlAccountStore(sql);
+    this.keys = new SqlKeyStore(sql);
+    this.usage = new UsageStore(sql);
+    this.labels = new LabelStore(sql);
+    this.models = new ModelStore(sql);
+    this.leases = new LeaseStore(sql);
+    this.statusCache = new StatusCacheStore(sql);
+    this.addresses = new SqlAddressStore(sql);
+    this.batches = new SqlBatchStore(sql);
+    this.watches = new SqlWatchStore(sql);
+    this.webhooks = new SqlWebhookStore(sql);
+    this.console = new SqlConsoleStore(sql);
+  }
+
+  abstract migrate(): Promise<void>;
+  abstract close(): Promise<void>;
+
+  async ping(): Promise<void> {
+    await this.sql.get('SELECT 1 AS x');
+  }
+
+  async workQueue(): Promise<WorkQueue> {
+    return toWorkQueue(await this.sql.all("SELECT state, count(*) AS n FROM batch_chunks WHERE state IN ('pending', 'leased') GROUP BY state"));
+  }
+}
+
+type Concerns = Omit<Store, 'kind' | 'migrate' | 'ping' | 'close' | 'workQueue'>;
+
+/** The store with some concerns' stores replaced by decorators of them (caching, metrics). */
+export function withStores(store: Store, replace: Partial<Concerns>): Store {
+  return {
+    kind: store.kind,
+    accounts: replace.accounts ?? store.accounts,
+    keys: replace.keys ?? store.keys,
+    usage: replace.usage ?? store.usage,
+    labels: replace.labels ?? store.labels,
+    models: replace.models ?? store.models,
+    leases: replace.leases ?? store.leases,
+    statusCache: replace.statusCache ?? store.statusCache,
+    addresses: replace.addresses ?? store.addresses,
+    batches: replace.batches ?? store.batches,
+    watches: replace.watches ?? store.watches,
+    webhooks: replace.webhooks ?? store.webhooks,
+    console: replace.console ?? store.console,
+    migrate: () => store.migrate(),
+    ping: () => store.ping(),
+    close: () => store.close(),
+    workQueue: () => store.workQueue(),
+  };
 }

@@ -1,8 +1,7 @@
 // Row → Watch / history / webhook records, shared by both engines (see batch-rows.ts for why the
 // helpers accept either engine's representation).
 import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
-import { jsonColumn } from './batch-rows.ts';
-import { iso, type Row } from './rows.ts';
+import { iso, json, type Row } from './rows.ts';
 import type { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEndpoint, Watch, WatchHistoryEntry } from './watch-store.ts';
 
 const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
@@ -16,7 +15,7 @@ export function toWatch(r: Row): Watch {
     bno: String(r.b_no),
     name: str(r.name),
     address: str(r.address),
-    state: r.state == null ? null : jsonColumn<WatchState>(r.state),
+    state: r.state == null ? null : json<WatchState>(r.state),
     lastCheckedAt: isoOrNull(r.last_checked_at),
     nextCheckAt: iso(r.next_check_at),
     failures: Number(r.failures),
@@ -29,8 +28,8 @@ export function toHistory(r: Row): WatchHistoryEntry {
     id: Number(r.id),
     watchId: String(r.watch_id),
     checkedAt: iso(r.checked_at),
-    state: jsonColumn<WatchState>(r.state),
-    previous: r.previous == null ? null : jsonColumn<PreviousAttributes>(r.previous),
+    state: json<WatchState>(r.state),
+    previous: r.previous == null ? null : json<PreviousAttributes>(r.previous),
   };
 }
 

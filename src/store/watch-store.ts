@@ -62,7 +62,7 @@ export interface WatchStore {
   /** The account's entries in creation order, after the cursor. */
   list(accountId: string, opts: { after: ListCursor | null; limit: number }): Promise<Watch[]>;
   remove(accountId: string, watchId: string): Promise<boolean>;
-  history(watchId: string): Promise<WatchHistoryEntry[]>;
+  history(accountId: string, watchId: string): Promise<WatchHistoryEntry[]>;
   /**
    * Leases up to `limit` entries due at `now` (next check reached, no live lease) to `holder`
    * until `leaseUntil`. Each due entry goes to exactly one caller however many ask at once.
@@ -139,5 +139,5 @@ export interface WebhookStore {
   listDeliveries(accountId: string, opts: { before: ListCursor | null; limit: number }): Promise<WebhookDelivery[]>;
   getDelivery(accountId: string, id: string): Promise<WebhookDelivery | null>;
   /** Every attempt of each delivery, in attempt order, in one query. */
-  attempts(deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
+  attempts(accountId: string, deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>>;
 }

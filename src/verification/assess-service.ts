@@ -10,7 +10,8 @@ import { nameSignals } from '../domain/name-signals.ts';
 import { formatReason, statusReason, type AddressReport, type Verification } from '../domain/verification.ts';
 import { toSeoulIso } from '../domain/quota-period.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
-import type { Account, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 
 export interface AddressChecker {
   check(raw: string): Promise<AddressMatch & { parsed: ParsedAddress }>;
@@ -29,7 +30,7 @@ export interface AssessedMailing {
 export interface AssessServiceDeps {
   addresses: AddressChecker;
   models: ModelProvider;
-  store: Pick<Store, 'labelCounts'>;
+  store: Pick<Store, 'labels'>;
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -56,7 +57,7 @@ export class AssessService {
       }
     }
     const addressKey = match?.entry?.buildingId ?? (raw ? normaliseAddressKey(raw) : null);
-    const history = await this.#d.store.labelCounts(account.id, v.b_no, addressKey);
+    const history = await this.#d.store.labels.counts(account.id, v.b_no, addressKey);
     const signals = nameSignals(input.name, v.entity_type);
     const modelInput: AssessmentInput = {
       status: v.biz_status,

@@ -5,7 +5,7 @@ import type { Locale } from '../domain/locale.ts';
 import { buildVerification, type Verification } from '../domain/verification.ts';
 import { AppError } from '../errors.ts';
 import type { StatusService } from '../registry/types.ts';
-import type { Account } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
 import type { AssessService } from './assess-service.ts';
 

@@ -5,7 +5,7 @@
 import { buildVerification } from '../domain/verification.ts';
 import type { WatchState } from '../domain/watch.ts';
 import type { StatusService } from '../registry/types.ts';
-import type { Account } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 
 export interface WatchTarget {

@@ -7,7 +7,8 @@ import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { PLANS, type Plan } from '../domain/plans.ts';
 import { nextCheckAt, retryAt } from '../domain/watch.ts';
 import { AppError } from '../errors.ts';
-import type { Account, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import type { ListCursor, Watch, WatchHistoryEntry } from '../store/watch-store.ts';
 import type { WatchChecker } from './watch-checker.ts';
 
@@ -119,6 +120,6 @@ export class WatchService {
       });
     }
     const watch = await this.get(account, watchId);
-    return { watch, entries: await this.#store.watches.history(watch.id) };
+    return { watch, entries: await this.#store.watches.history(account.id, watch.id) };
   }
 }

@@ -2,7 +2,8 @@
 import { newId } from '../accounts/api-key.ts';
 import { newSigningSecret } from '../domain/webhook.ts';
 import { AppError } from '../errors.ts';
-import type { Account, Store } from '../store/store.ts';
+import type { Store } from '../store/store.ts';
+import type { Account } from '../domain/account.ts';
 import type { ListCursor, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../store/watch-store.ts';
 import { watchPlan } from '../watch/watch-service.ts';
 import { webhookUrlProblem, type OutboundPolicy } from './outbound.ts';
@@ -76,7 +77,7 @@ export class WebhookService {
     // one row past the page says whether another page exists, without a count query
     const rows = await this.#store.webhooks.listDeliveries(account.id, { before, limit: limit + 1 });
     const page = rows.slice(0, limit);
-    const logs = await this.#store.webhooks.attempts(page.map((d) => d.id));
+    const logs = await this.#store.webhooks.attempts(account.id, page.map((d) => d.id));
     return { page: page.map((d) => ({ ...d, log: logs.get(d.id) ?? [] })), more: rows.length > limit };
   }
 
@@ -84,6 +85,6 @@ export class WebhookService {
     watchPlan(account);
     const d = await this.#store.webhooks.getDelivery(account.id, id);
     if (!d) throw new AppError('not_found', `no webhook delivery ${id}`);
-    return { ...d, log: (await this.#store.webhooks.attempts([d.id])).get(d.id) ?? [] };
+    return { ...d, log: (await this.#store.webhooks.attempts(account.id, [d.id])).get(d.id) ?? [] };
   }
 }

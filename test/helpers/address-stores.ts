@@ -5,8 +5,9 @@ import { describe, test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
 import type { AddressStore } from '../../src/store/address-store.ts';
-import { PostgresAddressStore } from '../../src/store/addresses-postgres.ts';
-import { SqliteAddressStore } from '../../src/store/addresses-sqlite.ts';
+import { SqlAddressStore } from '../../src/store/address-store.ts';
+import { PostgresSql } from '../../src/store/sql-postgres.ts';
+import { SqliteSql } from '../../src/store/sql-sqlite.ts';
 import { loadMigrations } from '../../src/store/migrations.ts';
 
 export const PG_URL = process.env.TEST_DATABASE_URL;
@@ -30,7 +31,7 @@ export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddr
     const db = new DatabaseSync(':memory:');
     db.exec(addressMigration('sqlite'));
     return {
-      store: new SqliteAddressStore(db),
+      store: new SqlAddressStore(new SqliteSql(db)),
       migrateAgain: async () => db.exec(addressMigration('sqlite')),
       close: async () => db.close(),
     };
@@ -42,7 +43,7 @@ export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddr
   await pool.query(`CREATE SCHEMA ${schema}`);
   await pool.query(addressMigration('postgres'));
   return {
-    store: new PostgresAddressStore(pool),
+    store: new SqlAddressStore(new PostgresSql(pool)),
     migrateAgain: async () => { await pool.query(addressMigration('postgres')); },
     close: async () => {
       try {

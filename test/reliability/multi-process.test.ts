@@ -83,15 +83,15 @@ reliabilitySuite('two API and two worker processes on one PostgreSQL', { needsPo
     const bnos = SANDBOX_FIXED.map((f) => f.bno);
     for (let round = 0; round < 20; round++) {
       const { account, apiKey } = await createAccount(db.store, `multi-quota-${round}@example.com`, 'business');
-      await db.store.setQuotaLimit(account.id, 7);
-      assert.deepEqual(await db.store.reserveLookups(account.id, quotaMonth(new Date()), 6, 7), { granted: true, used: 6 });
+      await db.store.accounts.setQuotaLimit(account.id, 7);
+      assert.deepEqual(await db.store.usage.reserve(account.id, quotaMonth(new Date()), 6, 7), { granted: true, used: 6 });
       const answers = await Promise.all(
         Array.from({ length: 50 }, (_, i) => call(api[i % 2]!.url, 'POST', '/verify', { key: apiKey, body: { b_no: bnos[i % bnos.length] } })),
       );
       const statuses = answers.map((a) => a.status);
       assert.equal(statuses.filter((s) => s === 200).length, 1, `round ${round}: ${statuses.join(',')}`);
       assert.equal(statuses.filter((s) => s === 429).length, 49, `round ${round}`);
-      const usage = await db.store.getUsage(account.id, quotaMonth(new Date()));
+      const usage = await db.store.usage.get(account.id, quotaMonth(new Date()));
       assert.deepEqual(usage, { used: 7, overage: 0 }, `round ${round}`);
     }
   });

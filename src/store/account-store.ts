@@ -1,0 +1,58 @@
+// Accounts: who a key or a console user belongs to, their plan and any custom monthly limit.
+import type { Account } from '../domain/account.ts';
+import type { PlanName } from '../domain/plans.ts';
+import { num, toAccount } from './rows.ts';
+import { isUniqueViolation, type Sql } from './sql.ts';
+
+export class StoreConflict extends Error {
+  override name = 'StoreConflict';
+}
+
+/** Inserts an account (in the caller's transaction); StoreConflict when the email is taken. */
+export async function insertAccount(t: Sql, a: Account): Promise<void> {
+  try {
+    await t.run('INSERT INTO accounts (id, email, plan, quota_limit, created_at) VALUES (?, ?, ?, ?, ?)', [a.id, a.email, a.plan, a.quotaLimit, a.createdAt]);
+  } catch (err) {
+    if (isUniqueViolation(err)) throw new StoreConflict(`an account with email ${a.email} exists`);
+    throw err;
+  }
+}
+
+export interface AccountStore {
+  /** Throws StoreConflict when the email is taken. */
+  create(account: Account): Promise<void>;
+  get(accountId: string): Promise<Account | null>;
+  count(): Promise<number>;
+  setPlan(accountId: string, plan: PlanName): Promise<Account | null>;
+  setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null>;
+}
+
+export class SqlAccountStore implements AccountStore {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  create(a: Account): Promise<void> {
+    return insertAccount(this.#sql, a);
+  }
+
+  async get(accountId: string): Promise<Account | null> {
+    const r = await this.#sql.get('SELECT * FROM accounts WHERE id = ?', [accountId]);
+    return r ? toAccount(r) : null;
+  }
+
+  async count(): Promise<number> {
+    return num(await this.#sql.get('SELECT count(*) AS n FROM accounts'));
+  }
+
+  async setPlan(accountId: string, plan: PlanName): Promise<Account | null> {
+    const r = await this.#sql.get('UPDATE accounts SET plan = ? WHERE id = ? RETURNING *', [plan, accountId]);
+    return r ? toAccount(r) : null;
+  }
+
+  async setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null> {
+    const r = await this.#sql.get('UPDATE accounts SET quota_limit = ? WHERE id = ? RETURNING *', [limit, accountId]);
+    return r ? toAccount(r) : null;
+  }
+}

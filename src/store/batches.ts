@@ -1,0 +1,289 @@
+// Batch jobs, their chunks and numbers, on either engine. Chunks are claimed with FOR UPDATE SKIP
+// LOCKED on PostgreSQL, so any number of worker processes share the queue without waiting on
+// each other (the embedded store's transaction holds the file); completions re-check the lease
+// inside their transaction. What is charged, refunded and when a job ends is decided in
+// domain/charges.ts and domain/job-progress.ts; this module locks, reads and writes.
+import { isDeepStrictEqual } from 'node:util';
+import type { StatusAnswer } from '../registry/types.ts';
+import { chargeJob, splitRefund } from '../domain/charges.ts';
+import { afterChunk } from '../domain/job-progress.ts';
+import type {
+  BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NumberOutcome, SharedNumber, StoredChunk, Tally,
+} from './batch-store.ts';
+import { decodeRows, encodeLookups, encodeOutput, encodeRows, toCachedGroup, toJob, toLease, toStoredChunk } from './batch-rows.ts';
+import type { CachedGroup } from '../batch/cached-chunk.ts';
+import { json } from './rows.ts';
+import { listTable, type Sql } from './sql.ts';
+import { batchDoneEvent } from '../batch/batch-events.ts';
+import { enqueueEvent } from './watches.ts';
+import { addUsage, lockUsage, takeBackUsage } from './usage-store.ts';
+
+/** Thrown inside a transaction to roll it back and report what another chunk recorded first. */
+class SharedConflict {
+  readonly answers: Map<string, StatusAnswer | null>;
+  constructor(answers: Map<string, StatusAnswer | null>) {
+    this.answers = answers;
+  }
+}
+
+const answerText = (n: NumberOutcome): string | null => (n.answer ? JSON.stringify(n.answer) : null);
+
+async function lockJob(t: Sql, jobId: string): Promise<BatchJob> {
+  return toJob((await t.get('SELECT * FROM batch_jobs WHERE id = ? FOR UPDATE', [jobId]))!);
+}
+
+async function countsOf(sql: Sql, jobId: string): Promise<Tally> {
+  const out: Tally = { byStatus: {}, byGrade: {} };
+  for (const r of await sql.all('SELECT kind, value, n FROM batch_counts WHERE job_id = ?', [jobId])) {
+    (r.kind === 'status' ? out.byStatus : out.byGrade)[String(r.value)] = Number(r.n);
+  }
+  return out;
+}
+
+export class SqlBatchStore implements BatchStore {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  async createJob(j: Parameters<BatchStore['createJob']>[0]): Promise<void> {
+    await this.#sql.run(
+      `INSERT INTO batch_jobs (id, account_id, status, filename, file_kind, columns, chosen, offline, paid, month, idempotency_key, fingerprint, created_at, upload_lease_until)
+       VALUES (?, ?, 'uploading', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      [j.id, j.accountId, j.filename, j.fileKind, JSON.stringify(j.columns), JSON.stringify(j.chosen), j.offline, j.paid, j.month, j.idempotencyKey, j.fingerprint, j.createdAt, j.uploadLeaseUntil],
+    );
+  }
+
+  async renewUpload(jobId: string, until: string): Promise<boolean> {
+    return (await this.#sql.run("UPDATE batch_jobs SET upload_lease_until = ? WHERE id = ? AND status = 'uploading'", [until, jobId])) > 0;
+  }
+
+  async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
+    if (rows.length === 0) return;
+    await this.#sql.run('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows, lookups) VALUES (?, ?, ?, ?, ?, ?::jsonb)', [
+      jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns), encodeLookups(rows),
+    ]);
+  }
+
+  finalizeJob(jobId: string, o: FinalizeOptions): Promise<FinalizeOutcome> {
+    return this.#sql.tx(async (t): Promise<FinalizeOutcome> => {
+      const job = await lockJob(t, jobId);
+      let charged = 0;
+      let overage = 0;
+      if (o.charge && o.distinct > 0) {
+        // the counter's lock serialises this job's charge with every other reservation of the account
+        const usage = await lockUsage(t, job.accountId, job.month);
+        const charge = chargeJob({ used: usage.used, limit: o.limit, distinct: o.distinct, paid: o.paid });
+        if (!charge.ok) return charge;
+        ({ charged, overage } = charge);
+        await addUsage(t, job.accountId, job.month, charged, overage);
+      }
+      if (o.sharedNumbers.length > 0) {
+        await t.run(`INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT ?, value, NULL, false, false FROM ${listTable(t.dialect, 'text')}`, [
+          jobId, o.sharedNumbers,
+        ]);
+      }
+      // chunks are cut by rows and by characters while uploading: their bounds are the stored rows'
+      const chunks = await t.run(
+        `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)
+         SELECT job_id, chunk_no, first_row, last_row, 'pending', ?, chunk_no = ANY(?::int[]) FROM batch_chunk_rows WHERE job_id = ?`,
+        [job.createdAt, o.sharedChunks, jobId],
+      );
+      const done = chunks === 0;
+      const r = await t.get(
+        `UPDATE batch_jobs SET status = ?, total = ?, distinct_numbers = ?, chunks_total = ?, charged = ?, overage = ?, finished_at = ?,
+           fingerprint = coalesce(?, fingerprint), columns = coalesce(?::jsonb, columns)
+          WHERE id = ? RETURNING *`,
+        [done ? 'done' : 'queued', o.total, o.distinct, chunks, charged, overage, done ? o.now.toISOString() : null, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null, jobId],
+      );
+      return { ok: true, job: toJob(r!) };
+    });
+  }
+
+  async discardJob(jobId: string): Promise<void> {
+    await this.#sql.run('DELETE FROM batch_jobs WHERE id = ?', [jobId]);
+  }
+
+  sweepUploads(now: string): Promise<number> {
+    return this.#sql.run("DELETE FROM batch_jobs WHERE status = 'uploading' AND upload_lease_until < ?", [now]);
+  }
+
+  async getJob(jobId: string): Promise<BatchJob | null> {
+    const r = await this.#sql.get("SELECT * FROM batch_jobs WHERE id = ? AND status <> 'uploading'", [jobId]);
+    return r ? toJob(r) : null;
+  }
+
+  async findJobByIdempotencyKey(accountId: string, key: string): Promise<BatchJob | null> {
+    const r = await this.#sql.get('SELECT * FROM batch_jobs WHERE account_id = ? AND idempotency_key = ?', [accountId, key]);
+    return r ? toJob(r) : null;
+  }
+
+  async listJobs(accountId: string, limit: number, before?: { createdAt: string; id: string }): Promise<BatchJob[]> {
+    const rows = before
+      ? await this.#sql.all(
+          "SELECT * FROM batch_jobs WHERE account_id = ? AND status <> 'uploading' AND (created_at, id) < (?::timestamptz, ?) ORDER BY created_at DESC, id DESC LIMIT ?",
+          [accountId, before.createdAt, before.id, limit],
+        )
+      : await this.#sql.all("SELECT * FROM batch_jobs WHERE account_id = ? AND status <> 'uploading' ORDER BY created_at DESC, id DESC LIMIT ?", [accountId, limit]);
+    return rows.map(toJob);
+  }
+
+  claimChunk(holder: string, leaseMs: number, now: Date): Promise<ChunkLease | null> {
+    return this.#sql.tx(async (t) => {
+      const r = await t.get(
+        `UPDATE batch_chunks SET state = 'leased', holder = ?, lease_expires_at = ?, attempts = attempts + 1
+          WHERE (job_id, chunk_no) = (
+            SELECT job_id, chunk_no FROM batch_chunks
+             WHERE state = 'pending' OR (state = 'leased' AND lease_expires_at < ?)
+             ORDER BY job_created_at, job_id, chunk_no LIMIT 1 FOR UPDATE SKIP LOCKED)
+         RETURNING job_id, chunk_no, first_row, last_row, attempts, shared`,
+        [holder, new Date(now.getTime() + leaseMs).toISOString(), now.toISOString()],
+      );
+      if (!r) return null;
+      await t.run("UPDATE batch_jobs SET status = 'processing', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'", [now.toISOString(), r.job_id]);
+      return toLease(r);
+    });
+  }
+
+  async chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]> {
+    const r = await this.#sql.get('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND r.chunk_no = ?', [jobId, chunkNo]);
+    return r ? decodeRows(r.rows, json<string[]>(r.columns)) : [];
+  }
+
+  async cachedGroups(jobId: string, chunkNo: number): Promise<CachedGroup[] | null> {
+    const has = await this.#sql.get('SELECT lookups IS NOT NULL AS has FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ?', [jobId, chunkNo]);
+    if (!has?.has) return null;
+    // each record less its number is the template alike answers share; a record that names
+    // another number gets none (not usable). The JSON functions are each engine's own.
+    const rows = await this.#sql.arrays(
+      this.#sql.dialect === 'postgres'
+        ? `SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END, s.source, s.checked_at, s.expires_at, count(*), jsonb_agg(DISTINCT l.value)::text
+             FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
+             LEFT JOIN status_cache s ON s.b_no = l.value
+            WHERE c.job_id = ? AND c.chunk_no = ?
+            GROUP BY 1, 2, 3, 4`
+        : `SELECT CASE WHEN json_extract(s.record, '$.b_no') = s.b_no THEN json_remove(s.record, '$.b_no') END,
+                  s.source, s.checked_at, s.expires_at, count(*), json_group_array(DISTINCT l.value)
+             FROM batch_chunk_rows c, json_each(c.lookups) l
+             LEFT JOIN status_cache s ON s.b_no = l.value
+            WHERE c.job_id = ? AND c.chunk_no = ?
+            GROUP BY 1, 2, 3, 4`,
+      [jobId, chunkNo],
+    );
+    return rows.map(toCachedGroup);
+  }
+
+  async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {
+    const out = new Map<string, SharedNumber>();
+    if (bnos.length === 0) return out;
+    const rows = await this.#sql.all('SELECT b_no, answer, answered FROM batch_numbers WHERE job_id = ? AND b_no = ANY(?::text[])', [jobId, bnos]);
+    for (const r of rows) out.set(String(r.b_no), r.answered ? { answered: true, answer: r.answer == null ? null : json<StatusAnswer>(r.answer) } : { answered: false });
+    return out;
+  }
+
+  async completeChunk(lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
+    try {
+      return await this.#sql.tx((t) => this.#complete(t, lease, holder, done, now));
+    } catch (err) {
+      if (err instanceof SharedConflict) return { status: 'conflict', answers: err.answers };
+      throw err;
+    }
+  }
+
+  async #complete(t: Sql, lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
+    const held = await t.get("SELECT 1 AS x FROM batch_chunks WHERE job_id = ? AND chunk_no = ? AND state = 'leased' AND holder = ? FOR UPDATE", [lease.jobId, lease.chunkNo, holder]);
+    if (!held) return { status: 'lost' };
+    const job = await lockJob(t, lease.jobId);
+    const refunds = done.numbers.filter((n) => !n.shared && n.refund).length + (await recordShared(t, lease.jobId, done.numbers.filter((n) => n.shared)));
+    const refund = splitRefund(refunds, job.overage);
+    await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage);
+    await bumpCounts(t, lease.jobId, done.counts);
+    await t.run("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = ? WHERE job_id = ? AND chunk_no = ?", [
+      encodeOutput(done.output), lease.jobId, lease.chunkNo,
+    ]);
+    const next = afterChunk(job, done.failure ?? null);
+    const after = toJob((await t.get(
+      `UPDATE batch_jobs SET processed = processed + ?, chunks_done = ?, refunded = refunded + ?, overage = overage - ?, charged = charged - ?,
+         failure_reason = ?, status = ?, finished_at = ?
+       WHERE id = ? RETURNING *`,
+      [done.rows, next.chunksDone, refunds, refund.overage, refund.used, next.failureReason, next.end ?? job.status, next.end ? now.toISOString() : job.finishedAt, lease.jobId],
+    ))!);
+    // the last chunk finishes the job: its batch.done event commits with it
+    if (next.end) await enqueueEvent(t, after.accountId, batchDoneEvent(after, await countsOf(t, after.id)), now.toISOString());
+    return { status: 'done' };
+  }
+
+  counts(jobId: string): Promise<Tally> {
+    return countsOf(this.#sql, jobId);
+  }
+
+  async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]> {
+    const rows = await this.#sql.all(
+      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output, j.columns FROM batch_chunk_rows r
+         JOIN batch_jobs j ON j.id = r.job_id
+         LEFT JOIN batch_chunks c ON c.job_id = r.job_id AND c.chunk_no = r.chunk_no
+        WHERE r.job_id = ? AND r.last_row > ? ORDER BY r.last_row LIMIT ?`,
+      [jobId, afterRowId, limit],
+    );
+    return rows.map(toStoredChunk);
+  }
+}
+
+/** Adds a chunk's rows by status and grade to the job's counts, in one statement. */
+async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {
+  const tally = [...Object.entries(counts.byStatus).map(([v, n]) => ['status', v, n] as const), ...Object.entries(counts.byGrade).map(([v, n]) => ['grade', v, n] as const)];
+  if (tally.length === 0) return;
+  await t.run(
+    `INSERT INTO batch_counts (job_id, kind, value, n) VALUES ${tally.map(() => '(?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (job_id, kind, value) DO UPDATE SET n = batch_counts.n + excluded.n`,
+    tally.flatMap(([kind, value, n]) => [jobId, kind, value, n]),
+  );
+}
+
+/**
+ * Records the shared numbers this chunk answers first (each number's answer and refund, once per
+ * job); returns how many of those to refund. A number another chunk recorded first with another
+ * answer rolls the transaction back with theirs (the chunk is redone with them).
+ */
+async function recordShared(t: Sql, jobId: string, shared: readonly NumberOutcome[]): Promise<number> {
+  if (shared.length === 0) return 0;
+  const mine = new Set<string>();
+  let refunds = 0;
+  if (t.dialect === 'postgres') {
+    // one statement for all of them: round trips are what costs on a server
+    const recorded = await t.all(
+      `UPDATE batch_numbers b SET answer = v.answer, refunded = v.refund, answered = true
+         FROM unnest(?::text[], ?::jsonb[], ?::bool[]) AS v (b_no, answer, refund)
+        WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered
+        RETURNING b.b_no, b.refunded`,
+      [shared.map((n) => n.bno), shared.map(answerText), shared.map((n) => n.refund), jobId],
+    );
+    for (const r of recorded) {
+      mine.add(String(r.b_no));
+      if (r.refunded) refunds++;
+    }
+  } else {
+    // in process, a prepared statement per number is the fast form
+    for (const n of shared) {
+      if ((await t.run('UPDATE batch_numbers SET answer = ?, refunded = ?, answered = true WHERE job_id = ? AND b_no = ? AND NOT answered', [answerText(n), n.refund, jobId, n.bno])) > 0) {
+        mine.add(n.bno);
+        if (n.refund) refunds++;
+      }
+    }
+  }
+  const others = shared.filter((n) => !mine.has(n.bno));
+  if (others.length > 0) {
+    // recorded by another chunk first: fine when it is the same answer, else this chunk is redone with theirs
+    const theirs = new Map((await t.all('SELECT b_no, answer FROM batch_numbers WHERE job_id = ? AND b_no = ANY(?::text[])', [jobId, others.map((n) => n.bno)])).map(
+      (r) => [String(r.b_no), r.answer == null ? null : json<StatusAnswer>(r.answer)] as const,
+    ));
+    const conflicts = new Map<string, StatusAnswer | null>();
+    for (const n of others) {
+      const answer = theirs.get(n.bno) ?? null;
+      // compared as values: jsonb hands keys back in its own order
+      if (!isDeepStrictEqual(answer, n.answer === null ? null : JSON.parse(JSON.stringify(n.answer)))) conflicts.set(n.bno, answer);
+    }
+    if (conflicts.size > 0) throw new SharedConflict(conflicts);
+  }
+  return refunds;
+}

@@ -1,0 +1,75 @@
+// Monthly usage counters: what each account spent and billed beyond its plan. The store locks
+// and adds; what may be granted is decided in domain/charges.ts.
+import type { Reservation, Usage } from '../domain/account.ts';
+import { grantUpTo } from '../domain/charges.ts';
+import type { Sql } from './sql.ts';
+
+/** Creates the month's counter if missing and locks it for the rest of the transaction. */
+export async function lockUsage(t: Sql, accountId: string, month: string): Promise<Usage> {
+  await t.run('INSERT INTO usage_months (account_id, month) VALUES (?, ?) ON CONFLICT (account_id, month) DO NOTHING', [accountId, month]);
+  const r = await t.get('SELECT used, overage FROM usage_months WHERE account_id = ? AND month = ? FOR UPDATE', [accountId, month]);
+  return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
+}
+
+export async function addUsage(t: Sql, accountId: string, month: string, used: number, overage: number): Promise<void> {
+  if (used === 0 && overage === 0) return;
+  await t.run('UPDATE usage_months SET used = used + ?, overage = overage + ? WHERE account_id = ? AND month = ?', [used, overage, accountId, month]);
+}
+
+/** Gives lookups back; a counter never goes below zero (an operator may have reset it). */
+export async function takeBackUsage(t: Sql, accountId: string, month: string, used: number, overage: number): Promise<void> {
+  if (used === 0 && overage === 0) return;
+  await t.run('UPDATE usage_months SET used = greatest(used - ?, 0), overage = greatest(overage - ?, 0) WHERE account_id = ? AND month = ?', [
+    used, overage, accountId, month,
+  ]);
+}
+
+export class UsageStore {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  /**
+   * Atomically adds `n` lookups to the month's counter if that keeps it within `limit`.
+   * Exact under concurrency from any number of processes: either all `n` are granted or none.
+   */
+  async reserve(accountId: string, month: string, n: number, limit: number): Promise<Reservation> {
+    if (n > 0 && n <= limit) {
+      // one statement: the conflicting row is locked and the WHERE re-evaluated on its latest
+      // version, so concurrent reservations serialise on it exactly
+      const r = await this.#sql.get(
+        `INSERT INTO usage_months (account_id, month, used) VALUES (?, ?, ?)
+         ON CONFLICT (account_id, month) DO UPDATE SET used = usage_months.used + excluded.used
+          WHERE usage_months.used + excluded.used <= ?
+         RETURNING used`,
+        [accountId, month, n, limit],
+      );
+      if (r) return { granted: true, used: Number(r.used) };
+    }
+    return { granted: n === 0, used: (await this.get(accountId, month)).used };
+  }
+
+  /**
+   * Atomically adds as many of `n` lookups as fit within `limit` (possibly none) and says how
+   * many that was. Lets many concurrent single lookups share one write (see Quota).
+   */
+  reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }> {
+    return this.#sql.tx(async (t) => {
+      const before = await lockUsage(t, accountId, month);
+      const granted = grantUpTo(before.used, n, limit);
+      await addUsage(t, accountId, month, granted, 0);
+      return { granted, used: before.used + granted };
+    });
+  }
+
+  /** Gives back lookups that were reserved but not answered. */
+  async refund(accountId: string, month: string, n: number): Promise<void> {
+    await takeBackUsage(this.#sql, accountId, month, n, 0);
+  }
+
+  async get(accountId: string, month: string): Promise<Usage> {
+    const r = await this.#sql.get('SELECT used, overage FROM usage_months WHERE account_id = ? AND month = ?', [accountId, month]);
+    return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
+  }
+}

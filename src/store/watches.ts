@@ -1,0 +1,225 @@
+// The watch list and webhooks. Due work is claimed with FOR UPDATE SKIP LOCKED on PostgreSQL, so
+// schedulers and deliverers in any number of processes never take the same item (on the
+// embedded store the statement holds the database); commits re-check the lease inside their
+// transaction, so a check's state, history row and events land together or not at all.
+import type { Sql } from './sql.ts';
+import { attemptsByDelivery, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
+import type {
+  AttemptOutcome, DueDelivery, ListCursor, Watch, WatchCheckCommit, WatchHistoryEntry, WatchStore, WebhookAttempt, WebhookDelivery, WebhookEndpoint,
+  WebhookEventInput, WebhookStore,
+} from './watch-store.ts';
+import { num } from './rows.ts';
+
+/** Queues an event for the account's enabled endpoint, in the caller's transaction; false without one. */
+export async function enqueueEvent(t: Sql, accountId: string, e: WebhookEventInput, at: string): Promise<boolean> {
+  const n = await t.run(
+    `INSERT INTO webhook_deliveries (id, account_id, type, body, state, attempts, next_attempt_at, created_at)
+     SELECT ?, account_id, ?, ?, 'pending', 0, ?, ? FROM webhook_endpoints WHERE account_id = ? AND disabled_at IS NULL`,
+    [e.id, e.type, e.body, at, at, accountId],
+  );
+  return n > 0;
+}
+
+export class SqlWatchStore implements WatchStore {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  create(w: Watch, firstHistory: boolean, limit: number): Promise<{ created: boolean; watch: Watch } | null> {
+    return this.#sql.tx(async (t) => {
+      // the account row's lock makes count-then-insert one step among concurrent adds
+      await t.get('SELECT 1 AS x FROM accounts WHERE id = ? FOR UPDATE', [w.accountId]);
+      const had = await t.get('SELECT * FROM watches WHERE account_id = ? AND b_no = ?', [w.accountId, w.bno]);
+      if (had) return { created: false, watch: toWatch(had) };
+      if (num(await t.get('SELECT count(*) AS n FROM watches WHERE account_id = ?', [w.accountId])) >= limit) return null;
+      const inserted = await t.get(
+        `INSERT INTO watches (id, account_id, b_no, name, address, state, last_checked_at, next_check_at, failures, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+        [w.id, w.accountId, w.bno, w.name, w.address, w.state ? JSON.stringify(w.state) : null, w.lastCheckedAt, w.nextCheckAt, w.failures, w.createdAt],
+      );
+      if (firstHistory && w.state && w.lastCheckedAt) {
+        await t.run('INSERT INTO watch_history (watch_id, checked_at, state, previous) VALUES (?, ?, ?, NULL)', [w.id, w.lastCheckedAt, JSON.stringify(w.state)]);
+      }
+      return { created: true, watch: toWatch(inserted!) };
+    });
+  }
+
+  async get(accountId: string, watchId: string): Promise<Watch | null> {
+    const r = await this.#sql.get('SELECT * FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId]);
+    return r ? toWatch(r) : null;
+  }
+
+  async findByNumber(accountId: string, bno: string): Promise<Watch | null> {
+    const r = await this.#sql.get('SELECT * FROM watches WHERE account_id = ? AND b_no = ?', [accountId, bno]);
+    return r ? toWatch(r) : null;
+  }
+
+  async count(accountId: string): Promise<number> {
+    return num(await this.#sql.get('SELECT count(*) AS n FROM watches WHERE account_id = ?', [accountId]));
+  }
+
+  async list(accountId: string, o: { after: ListCursor | null; limit: number }): Promise<Watch[]> {
+    const rows = o.after
+      ? await this.#sql.all('SELECT * FROM watches WHERE account_id = ? AND (created_at, id) > (?::timestamptz, ?) ORDER BY created_at, id LIMIT ?', [accountId, o.after.createdAt, o.after.id, o.limit])
+      : await this.#sql.all('SELECT * FROM watches WHERE account_id = ? ORDER BY created_at, id LIMIT ?', [accountId, o.limit]);
+    return rows.map(toWatch);
+  }
+
+  async remove(accountId: string, watchId: string): Promise<boolean> {
+    return (await this.#sql.run('DELETE FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId])) > 0;
+  }
+
+  async history(accountId: string, watchId: string): Promise<WatchHistoryEntry[]> {
+    const rows = await this.#sql.all(
+      'SELECT h.* FROM watch_history h JOIN watches w ON w.id = h.watch_id WHERE h.watch_id = ? AND w.account_id = ? ORDER BY h.checked_at, h.id',
+      [watchId, accountId],
+    );
+    return rows.map(toHistory);
+  }
+
+  async claimDue(now: string, holder: string, leaseUntil: string, limit: number): Promise<Watch[]> {
+    const rows = await this.#sql.all(
+      `UPDATE watches SET lease_holder = ?, lease_expires_at = ?
+        WHERE id IN (SELECT id FROM watches WHERE next_check_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+                      ORDER BY next_check_at LIMIT ? FOR UPDATE SKIP LOCKED)
+       RETURNING *`,
+      [holder, leaseUntil, now, now, limit],
+    );
+    return rows.map(toWatch);
+  }
+
+  commitCheck(ch: WatchCheckCommit): Promise<boolean> {
+    return this.#sql.tx(async (t) => {
+      const held = await t.get(
+        `UPDATE watches SET state = ?, last_checked_at = ?, next_check_at = ?, failures = 0, lease_holder = NULL, lease_expires_at = NULL
+          WHERE id = ? AND lease_holder = ? RETURNING account_id`,
+        [JSON.stringify(ch.state), ch.checkedAt, ch.nextCheckAt, ch.watchId, ch.holder],
+      );
+      if (!held) return false;
+      if (ch.history) {
+        await t.run('INSERT INTO watch_history (watch_id, checked_at, state, previous) VALUES (?, ?, ?, ?)', [
+          ch.watchId, ch.checkedAt, JSON.stringify(ch.state), ch.history.previous ? JSON.stringify(ch.history.previous) : null,
+        ]);
+      }
+      for (const e of ch.events) await enqueueEvent(t, String(held.account_id), e, ch.checkedAt);
+      return true;
+    });
+  }
+
+  async postpone(watchId: string, holder: string, failures: number, nextCheckAt: string): Promise<void> {
+    await this.#sql.run('UPDATE watches SET failures = ?, next_check_at = ?, lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ?', [
+      failures, nextCheckAt, watchId, holder,
+    ]);
+  }
+}
+
+async function abandonPending(t: Sql, accountId: string, at: string): Promise<void> {
+  await t.run("UPDATE webhook_deliveries SET state = 'abandoned', next_attempt_at = NULL, finished_at = ?, lease_holder = NULL WHERE account_id = ? AND state = 'pending'", [
+    at, accountId,
+  ]);
+}
+
+export class SqlWebhookStore implements WebhookStore {
+  readonly #sql: Sql;
+  constructor(sql: Sql) {
+    this.#sql = sql;
+  }
+
+  async putEndpoint(e: WebhookEndpoint): Promise<void> {
+    await this.#sql.run(
+      `INSERT INTO webhook_endpoints (account_id, url, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+       ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, secret = excluded.secret, updated_at = excluded.updated_at,
+         disabled_at = NULL, disabled_reason = NULL`,
+      [e.accountId, e.url, e.secret, e.createdAt, e.updatedAt],
+    );
+  }
+
+  async getEndpoint(accountId: string): Promise<WebhookEndpoint | null> {
+    const r = await this.#sql.get('SELECT * FROM webhook_endpoints WHERE account_id = ?', [accountId]);
+    return r ? toEndpoint(r) : null;
+  }
+
+  deleteEndpoint(accountId: string, at: string): Promise<boolean> {
+    return this.#sql.tx(async (t) => {
+      const gone = (await t.run('DELETE FROM webhook_endpoints WHERE account_id = ?', [accountId])) > 0;
+      await abandonPending(t, accountId, at);
+      return gone;
+    });
+  }
+
+  enqueue(accountId: string, e: WebhookEventInput, at: string): Promise<boolean> {
+    return enqueueEvent(this.#sql, accountId, e, at);
+  }
+
+  claimDue(now: string, holder: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {
+    return this.#sql.tx(async (t) => {
+      const rows = await t.all(
+        `UPDATE webhook_deliveries SET lease_holder = ?, lease_expires_at = ?
+          WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.account_id = d.account_id AND e.disabled_at IS NULL
+                        WHERE d.state = 'pending' AND d.next_attempt_at <= ? AND (d.lease_expires_at IS NULL OR d.lease_expires_at <= ?)
+                        ORDER BY d.next_attempt_at LIMIT ? FOR UPDATE OF d SKIP LOCKED)
+         RETURNING *`,
+        [holder, leaseUntil, now, now, limit],
+      );
+      if (rows.length === 0) return [];
+      const endpoints = new Map(
+        (await t.all('SELECT account_id, url, secret FROM webhook_endpoints WHERE account_id = ANY(?::text[])', [[...new Set(rows.map((r) => String(r.account_id)))]])).map(
+          (e) => [String(e.account_id), e] as const,
+        ),
+      );
+      return rows.map((r) => {
+        const e = endpoints.get(String(r.account_id))!;
+        return { ...toDelivery(r), url: String(e.url), secret: String(e.secret) };
+      });
+    });
+  }
+
+  recordAttempt(o: AttemptOutcome): Promise<boolean> {
+    return this.#sql.tx(async (t) => {
+      const a = o.attempt;
+      const pending = o.next.state === 'pending';
+      const held = await t.get(
+        `UPDATE webhook_deliveries SET attempts = ?, last_status = ?, last_error = ?, state = ?, next_attempt_at = ?, finished_at = ?,
+           lease_holder = NULL, lease_expires_at = NULL
+         WHERE id = ? AND lease_holder = ? AND state = 'pending' RETURNING account_id`,
+        [a.attempt, a.status, a.error, o.next.state, o.next.state === 'pending' ? o.next.at : null, pending ? null : a.at, o.deliveryId, o.holder],
+      );
+      if (!held) return false;
+      await t.run('INSERT INTO webhook_attempts (delivery_id, attempt, at, url, status, error, duration_ms) VALUES (?, ?, ?, ?, ?, ?, ?)', [
+        o.deliveryId, a.attempt, a.at, a.url, a.status, a.error, a.durationMs,
+      ]);
+      if (o.disableEndpoint) {
+        const accountId = String(held.account_id);
+        await t.run('UPDATE webhook_endpoints SET disabled_at = ?, disabled_reason = ? WHERE account_id = ?', [a.at, o.disableEndpoint.reason, accountId]);
+        await abandonPending(t, accountId, a.at);
+      }
+      return true;
+    });
+  }
+
+  async listDeliveries(accountId: string, o: { before: ListCursor | null; limit: number }): Promise<WebhookDelivery[]> {
+    const rows = o.before
+      ? await this.#sql.all(
+          'SELECT * FROM webhook_deliveries WHERE account_id = ? AND (created_at, id) < (?::timestamptz, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
+          [accountId, o.before.createdAt, o.before.id, o.limit],
+        )
+      : await this.#sql.all('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?', [accountId, o.limit]);
+    return rows.map(toDelivery);
+  }
+
+  async getDelivery(accountId: string, id: string): Promise<WebhookDelivery | null> {
+    const r = await this.#sql.get('SELECT * FROM webhook_deliveries WHERE id = ? AND account_id = ?', [id, accountId]);
+    return r ? toDelivery(r) : null;
+  }
+
+  /** Every attempt of each of the account's deliveries, in attempt order, in one query. */
+  async attempts(accountId: string, deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>> {
+    const rows = await this.#sql.all(
+      `SELECT a.* FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
+        WHERE a.delivery_id = ANY(?::text[]) AND d.account_id = ? ORDER BY a.delivery_id, a.attempt`,
+      [deliveryIds, accountId],
+    );
+    return attemptsByDelivery(deliveryIds, rows);
+  }
+}

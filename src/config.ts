@@ -3,7 +3,6 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import path from 'node:path';
-import type { SlowClientLimits } from './api/slow-clients.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const ROLES = ['all', 'api', 'worker'] as const;
@@ -86,6 +85,20 @@ export const EnvSchema = Type.Object({
 });
 
 export type Env = Static<typeof EnvSchema>;
+
+/** How long clients may hold a connection without sending (applied by api/slow-clients.ts). */
+export interface SlowClientLimits {
+  headersTimeoutMs: number;
+  /** a request body that is not an upload must have arrived within this */
+  bodyTimeoutMs: number;
+  /** an upload must move at least this many bytes in each window, or it is cut */
+  uploadMinBytesPerSecond: number;
+  uploadWindowMs: number;
+  /** any request, uploads included, must have arrived within this */
+  requestTimeoutMs: number;
+  /** connections one client address may hold at once (0: no cap, e.g. behind a proxy) */
+  maxConnectionsPerClient: number;
+}
 
 export interface Config {
   port: number;

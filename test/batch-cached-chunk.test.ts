@@ -9,10 +9,10 @@ import { BatchWorker } from '../src/jobs/batch-worker.ts';
 import { processChunk } from '../src/batch/process-chunk.ts';
 import { rowOf } from '../src/batch/job-rows.ts';
 import { checkDigitOf, hasValidCheckDigit } from '../src/domain/bizno.ts';
-import type { CachedStatus, NtsRecord, Registry } from '../src/registry/types.ts';
+import type { CachedStatus, NtsRecord, Registry } from '../src/domain/status.ts';
 import { createStatusService } from '../src/registry/status-service.ts';
-import type { BatchJob, BatchRowInput, ChunkCompletion } from '../src/store/batch-store.ts';
-import { decodeOutput, encodeOutput } from '../src/store/batch-rows.ts';
+import type { BatchJob, BatchRowInput, ChunkCompletion } from '../src/domain/batch.ts';
+import { decodeOutput, encodeOutput } from '../src/batch/chunk-codec.ts';
 import type { Store } from '../src/store/store.ts';
 import type { Account } from '../src/domain/account.ts';
 import type { AssessService } from '../src/verification/assess-service.ts';
@@ -20,6 +20,7 @@ import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 import { startFakeNts, type FakeNts } from '../src/registry/fake-nts-server.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { upload, waitForJob } from './helpers/batch.ts';
+import { appendChunk, cachedGroups, chunksAfter, completeChunk } from '../src/batch/chunks.ts';
 
 const NOW = new Date('2026-11-21T03:00:00.000Z');
 const iso = (msFromNow: number) => new Date(NOW.getTime() + msFromNow).toISOString();
@@ -83,7 +84,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
       offline: false, paid: false, month: '2026-11', idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(),
       uploadLeaseUntil: new Date(NOW.getTime() + 60_000).toISOString(),
     });
-    for (const [i, rows] of chunks.entries()) await store.batches.appendChunk(id, i + 1, rows, ['b_no', 'name']);
+    for (const [i, rows] of chunks.entries()) await appendChunk(store.batches, id, i + 1, rows, ['b_no', 'name']);
     const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 15, distinct: 7, sharedNumbers: [], sharedChunks: [] });
     assert.ok(fin.ok);
     return { job: fin.job, account };
@@ -94,7 +95,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
   test('a chunk the cache answers reads back, row by row, as the general way writes it', async () => {
     await store.statusCache.putCachedStatuses(entries);
     const { job, account } = await newJob('job_cached_1');
-    const groups = await store.batches.cachedGroups(job.id, 1);
+    const groups = await cachedGroups(store.batches, job.id, 1);
     assert.ok(groups);
     const sql = completionFromCache(groups, ctx(1));
     assert.ok(sql, JSON.stringify(groups));
@@ -114,8 +115,8 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     // committed, the rows read back as the general way's output would give them
     const lease = await store.batches.claimChunk('w', 60_000, NOW);
     assert.deepEqual([lease?.jobId, lease?.chunkNo], [job.id, 1]);
-    assert.deepEqual(await store.batches.completeChunk(lease!, 'w', sql, NOW), { status: 'done' });
-    const [stored] = await store.batches.chunksAfter(job.id, 0, 1);
+    assert.deepEqual(await completeChunk(store.batches, lease!, 'w', sql, NOW), { status: 'done' });
+    const [stored] = await chunksAfter(store.batches, job.id, 0, 1);
     assert.ok(stored?.output);
     const expected = { ...stored, output: fromGeneral };
     assert.deepEqual(stored.rows.map((r) => rowOf(stored, r)), stored.rows.map((r) => rowOf(expected, r)));
@@ -125,17 +126,17 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
   test('chunks the cache cannot answer on its own are left to the general way', async () => {
     const { job } = await newJob('job_cached_2');
     const answered = async (no: number): Promise<ChunkCompletion | null> => {
-      const groups = await store.batches.cachedGroups(job.id, no);
+      const groups = await cachedGroups(store.batches, job.id, no);
       return groups && completionFromCache(groups, ctx(no));
     };
     assert.equal(await answered(2), null, 'an expired entry');
     assert.equal(await answered(3), null, "the other registry's entry");
-    assert.equal(await store.batches.cachedGroups(job.id, 4), null, 'a named row needs scoring');
+    assert.equal(await cachedGroups(store.batches, job.id, 4), null, 'a named row needs scoring');
     assert.equal(await answered(5), null, 'a number not in the cache');
     const invalidOnly = await answered(6);
     assert.deepEqual(invalidOnly?.counts, { byStatus: { invalid: 2 }, byGrade: {} }, 'nothing to look up: answered');
     // the same chunk one hour later: its entries have expired
-    const groups = await store.batches.cachedGroups(job.id, 1);
+    const groups = await cachedGroups(store.batches, job.id, 1);
     assert.equal(completionFromCache(groups!, { ...ctx(1), nowMs: NOW.getTime() + 3_600_000 }), null);
   });
 });
@@ -156,7 +157,7 @@ describeEachStore('the batch worker and the cache path', (kind) => {
     });
     // chunks of two: fresh entries; a fresh entry and an invalid number; an expired entry and a fresh one
     const rows = [row(1, valid(1)), row(2, valid(2)), row(3, valid(3)), row(4, 'abc'), row(5, valid(5)), row(6, valid(4))];
-    for (let c = 0; c < 3; c++) await store.batches.appendChunk(id, c + 1, rows.slice(c * 2, c * 2 + 2), ['b_no', 'name']);
+    for (let c = 0; c < 3; c++) await appendChunk(store.batches, id, c + 1, rows.slice(c * 2, c * 2 + 2), ['b_no', 'name']);
     assert.ok((await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 6, distinct: 5, sharedNumbers: [], sharedChunks: [] })).ok);
 
     const asked: string[] = [];
@@ -165,11 +166,11 @@ describeEachStore('the batch worker and the cache path', (kind) => {
     const worker = new BatchWorker({ store, status: counting, assess: noAssess, now: () => NOW, concurrency: 1, idleMs: 10 });
     worker.start();
     try {
-      for (let i = 0; i < 200 && (await store.batches.getJob(id))?.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 200 && (await store.batches.jobById(id))?.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 10));
     } finally {
       await worker.stop();
     }
-    const job = await store.batches.getJob(id);
+    const job = await store.batches.jobById(id);
     assert.deepEqual([job?.status, job?.processed], ['done', 6]);
     assert.deepEqual(asked.toSorted(), [valid(5), valid(4)].toSorted(), 'only the chunk with an expired entry went the general way');
   });

@@ -86,7 +86,7 @@ describeEachStore('a batch job across a SIGKILL', (kind) => {
     }
     child!.kill('SIGKILL');
     await new Promise((r) => child!.once('exit', r));
-    const atKill = (await store.batches.getJob(jobId))!;
+    const atKill = (await store.batches.jobById(jobId))!;
     assert.ok(atKill.processed > 0 && atKill.processed < ROWS, `killed at ${atKill.processed}/${ROWS}`);
 
     url = await startProcess();

@@ -7,11 +7,12 @@ import { rowsAfter } from '../src/batch/job-rows.ts';
 import { checkDigitOf, hasValidCheckDigit } from '../src/domain/bizno.ts';
 import { BatchWorker } from '../src/jobs/batch-worker.ts';
 import { createStatusService } from '../src/registry/status-service.ts';
-import type { CachedStatus, Registry } from '../src/registry/types.ts';
-import type { BatchRowInput } from '../src/store/batch-store.ts';
+import type { CachedStatus, Registry } from '../src/domain/status.ts';
+import type { BatchRowInput } from '../src/domain/batch.ts';
 import type { Account } from '../src/domain/account.ts';
 import type { AssessService } from '../src/verification/assess-service.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
+import { appendChunk } from '../src/batch/chunks.ts';
 
 const NOW = new Date('2026-11-24T03:00:00.000Z');
 const valid = (i: number) => {
@@ -48,7 +49,7 @@ describeEachStore('a chunk that keeps failing', (kind) => {
       [row(4, valid(4), '한빛상사'), row(5, valid(5)), row(6, valid(6))],
       [row(7, valid(7)), row(8, valid(8)), row(9, 'abc')],
     ];
-    for (const [i, rows] of chunks.entries()) await store.batches.appendChunk(id, i + 1, rows, ['b_no', 'name']);
+    for (const [i, rows] of chunks.entries()) await appendChunk(store.batches, id, i + 1, rows, ['b_no', 'name']);
     const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: true, paid: false, now: NOW, total: 9, distinct: 8, sharedNumbers: [], sharedChunks: [] });
     assert.ok(fin.ok);
     assert.equal((await store.usage.get(account.id, '2026-11')).used, 8);
@@ -61,14 +62,14 @@ describeEachStore('a chunk that keeps failing', (kind) => {
     worker.start();
     try {
       for (let i = 0; i < 300; i++) {
-        const s = (await store.batches.getJob(id))?.status;
+        const s = (await store.batches.jobById(id))?.status;
         if (s === 'done' || s === 'failed') break;
         await new Promise((r) => setTimeout(r, 20));
       }
     } finally {
       await worker.stop();
     }
-    const job = (await store.batches.getJob(id))!;
+    const job = (await store.batches.jobById(id))!;
     assert.equal(job.status, 'failed');
     assert.match(job.failureReason ?? '', /rows 4–6 .*the assessment failed/);
     assert.deepEqual([job.processed, job.chunksDone, job.refunded], [9, 3, 3]);

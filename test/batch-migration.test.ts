@@ -8,6 +8,7 @@ import { loadMigrations } from '../src/store/migrations.ts';
 import { openStore } from '../src/store/open.ts';
 import type { Store } from '../src/store/store.ts';
 import { describeEachStore, freshStoreConfig, PG_URL, type FreshStore } from './helpers/stores.ts';
+import { chunksAfter } from '../src/batch/chunks.ts';
 
 const T0 = '2026-11-20T00:00:00.000Z';
 const A = '1248100998';
@@ -76,7 +77,7 @@ describeEachStore('migration 0007 (batch rows a chunk at a time)', (kind) => {
   });
 
   test('processed rows keep their results, an unfinished chunk is worked on with the recorded answers, half-written uploads are gone', async () => {
-    const chunks = await store.batches.chunksAfter('job_old', 0, 10);
+    const chunks = await chunksAfter(store.batches, 'job_old', 0, 10);
     assert.deepEqual(chunks.map((c) => [c.chunkNo, c.firstRow, c.lastRow, c.rows.map((r) => r.rowId)]), [[1, 1, 2, [1, 2]], [2, 3, 3, [3]]]);
     assert.deepEqual(chunks[0]!.rows[0], { rowId: 1, bnoRaw: A, bno: A, valid: true, name: '한빛', address: null, cells: { b_no: A, name: '한빛' } });
     assert.deepEqual(chunks[0]!.output?.scored.get(1), { result: { b_no: A, biz_status: 'active', grade: 'A' }, features: { f: 1 }, addressKey: 'addr1' });
@@ -85,7 +86,7 @@ describeEachStore('migration 0007 (batch rows a chunk at a time)', (kind) => {
     const lease = await store.batches.claimChunk('w', 60_000, new Date(T0));
     assert.deepEqual([lease?.jobId, lease?.chunkNo, lease?.shared], ['job_old', 2, true]);
     assert.deepEqual(await store.batches.sharedNumbers('job_old', [A]), new Map([[A, { answered: true, answer: answerOf(A) }]]));
-    assert.deepEqual(await store.batches.chunksAfter('job_half', 0, 10), []);
+    assert.deepEqual(await chunksAfter(store.batches, 'job_half', 0, 10), []);
     assert.equal((await store.batches.listJobs('acc_m', 10)).length, 1);
   });
 });

@@ -2,10 +2,11 @@
 // completion and refunds, shared numbers recorded once per job.
 import assert from 'node:assert/strict';
 import { before, test } from 'node:test';
-import type { BatchRowInput, ChunkCompletion, ChunkLease, ChunkOutput, NumberOutcome } from '../src/store/batch-store.ts';
+import type { BatchRowInput, ChunkCompletion, ChunkLease, ChunkOutput, NumberOutcome } from '../src/domain/batch.ts';
 import type { Store } from '../src/store/store.ts';
-import type { StatusAnswer } from '../src/registry/types.ts';
+import type { StatusAnswer } from '../src/domain/status.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
+import { appendChunk, chunksAfter, completeChunk } from '../src/batch/chunks.ts';
 
 const T0 = new Date('2026-11-21T00:00:00Z');
 const answer = (bno: string, checkedAt = T0.toISOString()) => ({ record: { b_no: bno, b_stt_cd: '01' }, source: 'sandbox', checkedAt, fromCache: false, stale: false }) as unknown as StatusAnswer;
@@ -50,7 +51,7 @@ describeEachStore('batch store', (kind) => {
       rowId: i + 1, bnoRaw: `n${i % distinct}`, bno: bnoOf(i % distinct), valid: true, name: i % 2 ? `상호${i}` : null, address: null, cells: { 사업자등록번호: `n${i}`, 상호: i % 2 ? `상호${i}` : '' },
     }));
     input.push({ rowId: rows + 1, bnoRaw: 'abc', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: 'abc', 상호: '' } });
-    for (let c = 0; c * chunkSize < input.length; c++) await store.batches.appendChunk(id, c + 1, input.slice(c * chunkSize, (c + 1) * chunkSize), ['사업자등록번호', '상호']);
+    for (let c = 0; c * chunkSize < input.length; c++) await appendChunk(store.batches, id, c + 1, input.slice(c * chunkSize, (c + 1) * chunkSize), ['사업자등록번호', '상호']);
     // which numbers occur in more than one chunk, as the upload counts them
     const chunksOf = new Map<string, Set<number>>();
     input.forEach((r, i) => r.bno && chunksOf.set(r.bno, (chunksOf.get(r.bno) ?? new Set()).add(Math.floor(i / chunkSize) + 1)));
@@ -68,14 +69,14 @@ describeEachStore('batch store', (kind) => {
     for (let i = 0; i < 100; i++) {
       const l = await store.batches.claimChunk(holder, 60_000, now);
       if (!l || l.jobId === jobId) return l;
-      await store.batches.completeChunk(l, holder, completion(0, []), now);
+      await completeChunk(store.batches, l, holder, completion(0, []), now);
     }
     return null;
   }
 
   test('an upload is invisible until finalized; finalizing charges the distinct numbers and queues the chunks', async () => {
     const { id, accountId, finalize } = await newJob(25, { distinct: 10 });
-    assert.equal(await store.batches.getJob(id), null);
+    assert.equal(await store.batches.jobById(id), null);
     const out = await finalize({ limit: 100 });
     assert.ok(out.ok);
     assert.equal(out.job.status, 'queued');
@@ -84,10 +85,10 @@ describeEachStore('batch store', (kind) => {
     assert.equal(out.job.chunksTotal, 3);
     assert.equal(out.job.charged, 10);
     assert.deepEqual(await store.usage.get(accountId, '2026-11'), { used: 10, overage: 0 });
-    const chunks = await store.batches.chunksAfter(id, 0, 10);
+    const chunks = await chunksAfter(store.batches, id, 0, 10);
     assert.deepEqual(chunks.map((c) => [c.chunkNo, c.firstRow, c.lastRow, c.rows.length, c.output]), [[1, 1, 10, 10, null], [2, 11, 20, 10, null], [3, 21, 26, 6, null]]);
     assert.deepEqual(chunks[2]!.rows.at(-1), { rowId: 26, bnoRaw: 'abc', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: 'abc', 상호: '' } });
-    assert.deepEqual((await store.batches.chunksAfter(id, 15, 10)).map((c) => c.chunkNo), [2, 3], 'chunks holding rows after 15');
+    assert.deepEqual((await chunksAfter(store.batches, id, 15, 10)).map((c) => c.chunkNo), [2, 3], 'chunks holding rows after 15');
   });
 
   test('over the remaining quota a job is refused with nothing charged, unless paid: then the excess is overage', async () => {
@@ -115,27 +116,27 @@ describeEachStore('batch store', (kind) => {
     const c = await claimOf(id, 'wc');
     assert.ok(a && b && c);
     assert.deepEqual([a.chunkNo, a.shared, b.chunkNo, b.shared, c.chunkNo, c.shared], [1, true, 2, true, 3, false]);
-    assert.equal((await store.batches.getJob(id))?.status, 'processing');
+    assert.equal((await store.batches.jobById(id))?.status, 'processing');
     assert.deepEqual(await store.batches.sharedNumbers(id, [bnoOf(0), bnoOf(5), '1999999999']), new Map([[bnoOf(0), { answered: false }], [bnoOf(5), { answered: false }]]));
 
     const first = completion(10, Array.from({ length: 10 }, (_, i) => outcome(i, { refund: i < 4, shared: true })), new Map([[2, { result: { biz_status: 'active', grade: 'A' }, features: { f: 1 }, addressKey: 'k' }]]));
-    assert.deepEqual(await store.batches.completeChunk(a, 'someone-else', first, T0), { status: 'lost' }, 'not the holder');
-    assert.deepEqual(await store.batches.completeChunk(a, 'wa', first, at(1)), { status: 'done' });
-    assert.deepEqual(await store.batches.completeChunk(a, 'wa', first, at(2)), { status: 'lost' }, 'a done chunk cannot complete twice');
+    assert.deepEqual(await completeChunk(store.batches, a, 'someone-else', first, T0), { status: 'lost' }, 'not the holder');
+    assert.deepEqual(await completeChunk(store.batches, a, 'wa', first, at(1)), { status: 'done' });
+    assert.deepEqual(await completeChunk(store.batches, a, 'wa', first, at(2)), { status: 'lost' }, 'a done chunk cannot complete twice');
     const known = await store.batches.sharedNumbers(id, [bnoOf(0), bnoOf(5)]);
     assert.deepEqual(known.get(bnoOf(0)), { answered: true, answer: null });
     assert.deepEqual(known.get(bnoOf(5)), { answered: true, answer: answer(bnoOf(5)) });
     // chunk 2 took the recorded answers (it looked nothing up): no second refund
-    assert.deepEqual(await store.batches.completeChunk(b, 'wb', { ...completion(10, []), output: first.output, counts: first.counts }, at(3)), { status: 'done' });
-    const mid = await store.batches.getJob(id);
+    assert.deepEqual(await completeChunk(store.batches, b, 'wb', { ...completion(10, []), output: first.output, counts: first.counts }, at(3)), { status: 'done' });
+    const mid = await store.batches.jobById(id);
     assert.deepEqual([mid?.processed, mid?.refunded, mid?.overage, mid?.charged, mid?.status], [20, 4, 1, 5, 'processing']);
     assert.deepEqual(await store.usage.get(accountId, '2026-11'), { used: 100, overage: 1 }, 'overage refunded first');
-    assert.deepEqual(await store.batches.completeChunk(c, 'wc', { ...completion(0, []), counts: { byStatus: { invalid: 1 }, byGrade: {} }, rows: 1 }, at(4)), { status: 'done' });
-    const done = await store.batches.getJob(id);
+    assert.deepEqual(await completeChunk(store.batches, c, 'wc', { ...completion(0, []), counts: { byStatus: { invalid: 1 }, byGrade: {} }, rows: 1 }, at(4)), { status: 'done' });
+    const done = await store.batches.jobById(id);
     assert.equal(done?.status, 'done');
     assert.equal(done?.finishedAt, at(4).toISOString());
     assert.deepEqual(await store.batches.counts(id), { byStatus: { unknown: 8, active: 12, invalid: 1 }, byGrade: {} });
-    const [one] = await store.batches.chunksAfter(id, 0, 1);
+    const [one] = await chunksAfter(store.batches, id, 0, 1);
     assert.deepEqual(one?.output, first.output, 'the output reads back as written');
   });
 
@@ -145,8 +146,8 @@ describeEachStore('batch store', (kind) => {
     assert.ok(fin.ok);
     const l = await claimOf(id, 'w');
     assert.ok(l && !l.shared);
-    assert.deepEqual(await store.batches.completeChunk(l, 'w', completion(5, [outcome(0, { refund: true }), outcome(1), outcome(2), outcome(3), outcome(4)]), T0), { status: 'done' });
-    assert.equal((await store.batches.getJob(id))?.refunded, 1);
+    assert.deepEqual(await completeChunk(store.batches, l, 'w', completion(5, [outcome(0, { refund: true }), outcome(1), outcome(2), outcome(3), outcome(4)]), T0), { status: 'done' });
+    assert.equal((await store.batches.jobById(id))?.refunded, 1);
     assert.deepEqual(await store.usage.get(accountId, '2026-11'), { used: 4, overage: 0 });
   });
 
@@ -156,15 +157,15 @@ describeEachStore('batch store', (kind) => {
     const a = (await claimOf(id, 'wa'))!;
     const b = (await claimOf(id, 'wb'))!;
     const numbersA = Array.from({ length: 10 }, (_, i) => outcome(i, { shared: true }));
-    assert.deepEqual(await store.batches.completeChunk(a, 'wa', completion(10, numbersA), T0), { status: 'done' });
+    assert.deepEqual(await completeChunk(store.batches, a, 'wa', completion(10, numbersA), T0), { status: 'done' });
     // chunk 2 looked up the same numbers meanwhile: equal answers are fine, a different one is not
     const numbersB = Array.from({ length: 10 }, (_, i) => outcome(i, { shared: true, checkedAt: i === 3 ? at(5).toISOString() : undefined }));
-    const out = await store.batches.completeChunk(b, 'wb', completion(10, numbersB), at(6));
+    const out = await completeChunk(store.batches, b, 'wb', completion(10, numbersB), at(6));
     assert.equal(out.status, 'conflict');
     assert.deepEqual(out.status === 'conflict' && [...out.answers], [[bnoOf(3), answer(bnoOf(3))]]);
-    assert.equal((await store.batches.getJob(id))?.processed, 10, 'nothing of chunk 2 was written');
-    assert.deepEqual(await store.batches.completeChunk(b, 'wb', completion(10, numbersA), at(7)), { status: 'done' });
-    assert.equal((await store.batches.getJob(id))?.processed, 20);
+    assert.equal((await store.batches.jobById(id))?.processed, 10, 'nothing of chunk 2 was written');
+    assert.deepEqual(await completeChunk(store.batches, b, 'wb', completion(10, numbersA), at(7)), { status: 'done' });
+    assert.equal((await store.batches.jobById(id))?.processed, 20);
   });
 
   test('an expired lease is taken over and the old holder can no longer complete', async () => {
@@ -176,8 +177,8 @@ describeEachStore('batch store', (kind) => {
     const again = await store.batches.claimChunk('new', 1000, at(70_000));
     assert.equal(again?.jobId, id);
     assert.equal(again?.attempts, 2);
-    assert.equal((await store.batches.completeChunk(first, 'old', completion(1, []), at(70_100))).status, 'lost');
-    assert.equal((await store.batches.completeChunk(again, 'new', completion(1, []), at(70_200))).status, 'done');
+    assert.equal((await completeChunk(store.batches, first, 'old', completion(1, []), at(70_100))).status, 'lost');
+    assert.equal((await completeChunk(store.batches, again, 'new', completion(1, []), at(70_200))).status, 'done');
   });
 
   test('an upload whose lease runs out is swept with its chunks; a renewed one is not; a discarded job leaves nothing', async () => {
@@ -188,15 +189,15 @@ describeEachStore('batch store', (kind) => {
     // the live upload renews its lease; the other one's process has stopped doing so
     assert.equal(await store.batches.renewUpload(live.id, new Date(leased + 60_000).toISOString()), true);
     assert.ok((await store.batches.sweepUploads(new Date(leased + 1000).toISOString())) >= 1);
-    assert.deepEqual(await store.batches.chunksAfter(id, 0, 10), []);
+    assert.deepEqual(await chunksAfter(store.batches, id, 0, 10), []);
     assert.equal(await store.batches.renewUpload(id, new Date(leased + 60_000).toISOString()), false, 'a swept upload cannot be renewed');
     await live.finalize({ limit: 1000, charge: false });
-    assert.notEqual(await store.batches.getJob(live.id), null);
+    assert.notEqual(await store.batches.jobById(live.id), null);
     assert.equal(await store.batches.renewUpload(live.id, new Date(leased + 90_000).toISOString()), false, 'a finalized job holds no lease');
     const other = await newJob(3);
     await other.finalize({ limit: 1000, charge: false });
     await store.batches.discardJob(other.id);
-    assert.equal(await store.batches.getJob(other.id), null);
-    assert.deepEqual(await store.batches.chunksAfter(other.id, 0, 10), []);
+    assert.equal(await store.batches.jobById(other.id), null);
+    assert.deepEqual(await chunksAfter(store.batches, other.id, 0, 10), []);
   });
 });

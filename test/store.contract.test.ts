@@ -5,7 +5,7 @@ import { StoreConflict, type Store } from '../src/store/store.ts';
 import type { Account } from '../src/domain/account.ts';
 import type { LabelRecord } from '../src/domain/label.ts';
 import type { ModelParams } from '../src/domain/model/types.ts';
-import type { CachedStatus, NtsRecord } from '../src/registry/types.ts';
+import type { CachedStatus, NtsRecord } from '../src/domain/status.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 
 let seq = 0;

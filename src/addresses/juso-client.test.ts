@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
-import { UpstreamError } from '../registry/types.ts';
+import { UpstreamError } from '../domain/status.ts';
 import { type FakeJuso, startFakeJuso } from './fake-juso-server.ts';
 import { JusoDirectory, JusoHttpClient } from './juso-client.ts';
 

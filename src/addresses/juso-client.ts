@@ -3,7 +3,7 @@
 
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from '../registry/resilience.ts';
-import { UpstreamError } from '../registry/types.ts';
+import { UpstreamError } from '../domain/status.ts';
 import { JUSO_DEFAULT_BASE_URL, type JusoPage, jusoKeyword, jusoSearchUrl, parseJusoResponse } from './juso-wire.ts';
 import { describeFetchError } from '../registry/fetch-error.ts';
 

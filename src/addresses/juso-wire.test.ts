@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import type { ParsedAddress } from '../domain/address/types.ts';
-import { UpstreamError } from '../registry/types.ts';
+import { UpstreamError } from '../domain/status.ts';
 import { JUSO_NO_CANDIDATE_CODES, jusoKeyword, jusoSearchUrl, parseJusoResponse, sanitiseKeyword } from './juso-wire.ts';
 
 const ROW = {

@@ -2,7 +2,7 @@
 // can be unit-tested without a server. No I/O here.
 
 import type { DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
-import { UpstreamError } from '../registry/types.ts';
+import { UpstreamError } from '../domain/status.ts';
 
 export const JUSO_DEFAULT_BASE_URL = 'https://business.juso.go.kr';
 export const JUSO_SEARCH_PATH = '/addrlink/addrLinkApi.do';

@@ -1,11 +1,11 @@
 // Assembles the HTTP application from its parts. Nothing here knows SQL or business rules.
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, type FastifyReply, type FastifyRequest } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { TypeBoxValidatorCompiler, type TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { randomBytes } from 'node:crypto';
 import { Quota } from '../accounts/quota.ts';
-import type { StatusService } from '../registry/types.ts';
+import type { StatusService } from '../domain/status.ts';
 import type { Store } from '../store/store.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { VerifyService } from '../verification/verify-service.ts';
@@ -14,8 +14,9 @@ import { healthRoutes } from './health.ts';
 import { meRoutes } from './me.ts';
 import { installProblemHandlers } from './problem.ts';
 import { installInputGuard } from './input-guard.ts';
-import { installSlowClientLimits, type SlowClientLimits } from './slow-clients.ts';
-import { DOCS_CONTENT_SECURITY_POLICY, pageSecurityHeaders } from './security-headers.ts';
+import { installSlowClientLimits } from './slow-clients.ts';
+import type { SlowClientLimits } from '../config.ts';
+import { DOCS_CONTENT_SECURITY_POLICY, pageSecurityHeaders } from '../http/security-headers.ts';
 import { verifyRoutes } from './verify.ts';
 import { batchRoutes } from './batch.ts';
 import multipart from '@fastify/multipart';
@@ -24,8 +25,6 @@ import type { WatchService } from '../watch/watch-service.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import { watchRoutes } from './watch.ts';
 import { webhookRoutes } from './webhook.ts';
-import type { ConsoleConfig } from '../config.ts';
-import { consolePlugin } from '../console/console-app.ts';
 import { batchListRoutes } from './batch-list.ts';
 import { installHttpMetrics } from '../metrics/http.ts';
 import type { Metrics } from '../metrics/metrics.ts';
@@ -46,8 +45,8 @@ export interface AppDeps {
   now?: () => Date;
   /** X-Forwarded-* are believed (behind a reverse proxy) */
   trustProxy?: boolean;
-  /** the web console under /console; left out when absent */
-  console?: { config: ConsoleConfig; webDir?: string };
+  /** the web console, served under /console; left out when absent */
+  console?: FastifyPluginAsync;
   /** request counts and the /metrics page; none = no metrics */
   metrics?: Metrics;
   /** reported by /readyz */
@@ -130,14 +129,26 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await api.register(verifyRoutes(verify));
     await api.register(meRoutes(quota));
     await api.register(multipart, { throwFileSizeLimit: false });
-    await api.register(batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }));
-    await api.register(watchRoutes(deps.watch));
-    await api.register(webhookRoutes(deps.webhooks));
-    await api.register(batchListRoutes(deps.store));
+    for (const routes of accountDataRoutes(deps)) await api.register(routes);
   });
   if (deps.console) {
-    await app.register(consolePlugin({ store: deps.store, quota, batch: deps.batch, watch: deps.watch, webhooks: deps.webhooks, maxFileBytes: deps.maxFileBytes, config: deps.console.config, now: deps.now, webDir: deps.console.webDir }), { prefix: '/console' });
+    await app.register(deps.console, { prefix: '/console' });
     app.get('/', { schema: { hide: true } }, async (_request, reply) => reply.redirect('/console/'));
   }
   return app;
+}
+
+/**
+ * The routes of an account's own data (batch jobs and their list, the watch list, webhooks), for
+ * the API under its key and for the console under its session: one set of plugins, so validation,
+ * errors and quota are the same. The watch list and webhooks need a plan with them (403 below
+ * business) wherever they are served.
+ */
+export function accountDataRoutes(deps: Pick<AppDeps, 'store' | 'batch' | 'watch' | 'webhooks' | 'maxFileBytes'>): FastifyPluginAsync[] {
+  return [
+    batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }),
+    batchListRoutes(deps.store),
+    watchRoutes(deps.watch),
+    webhookRoutes(deps.webhooks),
+  ];
 }

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { AppError } from '../errors.ts';
-import type { BatchJob } from '../store/batch-store.ts';
+import type { BatchJob } from '../domain/batch.ts';
 import type { Store } from '../store/store.ts';
 import { requireAccount } from './auth.ts';
 import { Problem, problemResponses } from './schemas.ts';
@@ -63,8 +63,8 @@ export function batchListRoutes(store: Store): FastifyPluginAsyncTypebox {
         const limit = request.query.limit ?? 20;
         let cursor: { createdAt: string; id: string } | undefined;
         if (request.query.before !== undefined) {
-          const after = await store.batches.getJob(request.query.before);
-          if (!after || after.accountId !== account.id) throw new AppError('not_found', `no batch job ${request.query.before}`);
+          const after = await store.batches.getJob(account.id, request.query.before);
+          if (!after) throw new AppError('not_found', `no batch job ${request.query.before}`);
           cursor = { createdAt: after.createdAt, id: after.id };
         }
         const jobs = await store.batches.listJobs(account.id, limit + 1, cursor);

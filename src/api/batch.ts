@@ -8,7 +8,7 @@ import type { BatchService } from '../batch/batch-service.ts';
 import { BatchAccepted, batchStatusBody, BatchStatusBody, jobSummary, RESULT_COLUMNS, resultRecord } from '../batch/batch-view.ts';
 import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
 import { allRows, getRow, rowsAfter } from '../batch/job-rows.ts';
-import type { BatchJob } from '../store/batch-store.ts';
+import type { BatchJob } from '../domain/batch.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 import { requireAccount } from './auth.ts';
@@ -57,8 +57,8 @@ function column(v: string | undefined): string | number | undefined {
 
 /** 404 for a job of another account as for one that does not exist: nothing tells them apart. */
 async function ownJob(store: Store, account: Account, jobId: string): Promise<BatchJob> {
-  const job = await store.batches.getJob(jobId);
-  if (!job || job.accountId !== account.id) throw new AppError('not_found', `no batch job ${jobId}`);
+  const job = await store.batches.getJob(account.id, jobId);
+  if (!job) throw new AppError('not_found', `no batch job ${jobId}`);
   return job;
 }
 

@@ -7,7 +7,7 @@
 // load balancer would turn a partial outage into a full one, and a restart cannot fix NTS.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Role } from '../config.ts';
-import type { StatusService } from '../registry/types.ts';
+import type { StatusService } from '../domain/status.ts';
 import type { Store } from '../store/store.ts';
 import { sendProblem } from './problem.ts';
 

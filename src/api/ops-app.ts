@@ -5,7 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type { Role } from '../config.ts';
 import { installHttpMetrics } from '../metrics/http.ts';
 import type { Metrics } from '../metrics/metrics.ts';
-import type { StatusService } from '../registry/types.ts';
+import type { StatusService } from '../domain/status.ts';
 import type { Store } from '../store/store.ts';
 import { healthRoutes } from './health.ts';
 import { installProblemHandlers } from './problem.ts';

@@ -5,19 +5,7 @@
 // as long as the client likes, and a few hundred such connections exhaust the server.
 import type { Socket } from 'node:net';
 import type { FastifyInstance } from 'fastify';
-
-export interface SlowClientLimits {
-  headersTimeoutMs: number;
-  /** a request body that is not an upload must have arrived within this */
-  bodyTimeoutMs: number;
-  /** an upload must move at least this many bytes in each window, or it is cut */
-  uploadMinBytesPerSecond: number;
-  uploadWindowMs: number;
-  /** any request, uploads included, must have arrived within this */
-  requestTimeoutMs: number;
-  /** connections one client address may hold at once (0: no cap, e.g. behind a proxy) */
-  maxConnectionsPerClient: number;
-}
+import type { SlowClientLimits } from '../config.ts';
 
 export function installSlowClientLimits(app: FastifyInstance, limits: SlowClientLimits): void {
   const server = app.server;

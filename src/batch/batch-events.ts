@@ -2,7 +2,7 @@
 // from the job as it is committed, in the same transaction, so the event never disagrees with
 // GET /batch/{job_id}.
 import { newId } from '../accounts/api-key.ts';
-import type { BatchJob, Tally } from '../store/batch-store.ts';
+import type { BatchJob, Tally } from '../domain/batch.ts';
 import type { WebhookEventInput } from '../store/watch-store.ts';
 
 export function batchDoneEvent(job: BatchJob, counts: Tally): WebhookEventInput {

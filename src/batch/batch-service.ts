@@ -9,8 +9,9 @@ import { quotaMonth, quotaResetsAt, secondsUntil, toSeoulIso } from '../domain/q
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { newId } from '../accounts/api-key.ts';
 import { AppError } from '../errors.ts';
-import type { BatchJob, BatchRowInput } from '../store/batch-store.ts';
+import type { BatchJob, BatchRowInput } from '../domain/batch.ts';
 import type { Store } from '../store/store.ts';
+import { appendChunk } from './chunks.ts';
 import type { Account } from '../domain/account.ts';
 import { isFileError } from './files/errors.ts';
 import type { ColumnOverrides } from './files/read-rows.ts';
@@ -138,13 +139,13 @@ export class BatchService {
           // a chunk is what a worker holds and a download reads at once: bounded by its text too,
           // or 1,000 rows of 256 wide cells would be hundreds of MB
           if (chunk.length === chunkSize || chars >= chunkChars) {
-            await this.#store.batches.appendChunk(jobId, chunkNo++, chunk, opened.headers);
+            await appendChunk(this.#store.batches, jobId, chunkNo++, chunk, opened.headers);
             chunk = [];
             chars = 0;
           }
         }
       }
-      await this.#store.batches.appendChunk(jobId, chunkNo, chunk, opened.headers);
+      await appendChunk(this.#store.batches, jobId, chunkNo, chunk, opened.headers);
       if (req.truncated?.()) throw this.#tooLarge();
       const fingerprint = hash.digest('hex');
       const account = req.account;

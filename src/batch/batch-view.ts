@@ -1,6 +1,6 @@
 // How batch jobs and rows look from outside: the JSON of the API and the columns of downloads.
 import { Type, type Static } from 'typebox';
-import type { BatchJob, BatchRow } from '../store/batch-store.ts';
+import type { BatchJob, BatchRow } from '../domain/batch.ts';
 
 const Nullable = (t: Parameters<typeof Type.Union>[0][number]) => Type.Union([t, Type.Null()]);
 const FileInfo = Type.Object({

@@ -8,9 +8,9 @@
 // thousand records into objects, comparing them and writing them out again was most of a cached
 // million-row job's time.
 import { statusFromNts } from '../domain/verification.ts';
-import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
-import type { BatchRowInput, ChunkCompletion, Tally } from '../store/batch-store.ts';
-import type { DistinctAnswer } from '../store/batch-rows.ts';
+import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
+import type { BatchRowInput, ChunkCompletion, Tally } from '../domain/batch.ts';
+import type { DistinctAnswer } from './chunk-codec.ts';
 import { lookupNumber } from './job-rows.ts';
 
 /** Cache entries alike but for the number, as the store groups them for one chunk. */

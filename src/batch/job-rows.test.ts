@@ -5,9 +5,9 @@ import { test } from 'node:test';
 import { buildVerification } from '../domain/verification.ts';
 import { sandboxRecord } from '../registry/sandbox.ts';
 import { SANDBOX_FIXED } from '../registry/sandbox.ts';
-import type { StatusAnswer } from '../registry/types.ts';
-import type { BatchRowInput, ChunkOutput } from '../store/batch-store.ts';
-import { decodeOutput, encodeOutput } from '../store/batch-rows.ts';
+import type { StatusAnswer } from '../domain/status.ts';
+import type { BatchRowInput, ChunkOutput } from '../domain/batch.ts';
+import { decodeOutput, encodeOutput } from './chunk-codec.ts';
 import { rowOf, statusOf } from './job-rows.ts';
 
 const fixed = (status: string) => SANDBOX_FIXED.find((f) => f.status === status)!.bno;

@@ -3,8 +3,10 @@
 // the same function that processing used, so it is what storing it would have given.
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { buildVerification, statusFromNts, type BizStatus, type Verification } from '../domain/verification.ts';
-import type { StatusAnswer } from '../registry/types.ts';
-import type { BatchRow, BatchRowInput, BatchStore, ChunkOutput, StoredChunk } from '../store/batch-store.ts';
+import type { StatusAnswer } from '../domain/status.ts';
+import type { BatchStore } from '../store/batch-store.ts';
+import type { BatchRow, BatchRowInput, ChunkOutput, StoredChunk } from '../domain/batch.ts';
+import { chunksAfter } from './chunks.ts';
 
 type Answers = ChunkOutput['answers'];
 
@@ -44,7 +46,7 @@ export async function rowsAfter(store: BatchStore, jobId: string, afterRowId: nu
   const out: BatchRow[] = [];
   let after = afterRowId;
   while (out.length < limit) {
-    const chunks = await store.chunksAfter(jobId, after, 1);
+    const chunks = await chunksAfter(store, jobId, after, 1);
     const chunk = chunks[0];
     if (!chunk) break;
     for (const row of chunk.rows) {
@@ -63,7 +65,7 @@ export async function rowsAfter(store: BatchStore, jobId: string, afterRowId: nu
  */
 export async function* allRows(store: BatchStore, jobId: string): AsyncGenerator<BatchRow> {
   for (let after = 0; ; ) {
-    const chunks = await store.chunksAfter(jobId, after, 1);
+    const chunks = await chunksAfter(store, jobId, after, 1);
     if (chunks.length === 0) return;
     for (const chunk of chunks) {
       for (const row of chunk.rows) yield rowOf(chunk, row);
@@ -73,7 +75,7 @@ export async function* allRows(store: BatchStore, jobId: string): AsyncGenerator
 }
 
 export async function getRow(store: BatchStore, jobId: string, rowId: number): Promise<BatchRow | null> {
-  const [chunk] = await store.chunksAfter(jobId, rowId - 1, 1);
+  const [chunk] = await chunksAfter(store, jobId, rowId - 1, 1);
   const row = chunk?.rows.find((r) => r.rowId === rowId);
   return chunk && row ? rowOf(chunk, row) : null;
 }

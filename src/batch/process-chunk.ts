@@ -2,8 +2,8 @@
 // chunk of the job recorded for a shared number), the rows with a name assessed, the rest left to
 // be rebuilt from their answers when read (job-rows.ts); then everything is committed with the
 // chunk in one transaction (BatchStore.completeChunk).
-import type { StatusAnswer, StatusService } from '../registry/types.ts';
-import type { BatchJob, BatchRowInput, ChunkCompletion, ChunkOutput, NumberOutcome, SharedNumber, Tally } from '../store/batch-store.ts';
+import type { StatusAnswer, StatusService } from '../domain/status.ts';
+import type { BatchJob, BatchRowInput, ChunkCompletion, ChunkOutput, NumberOutcome, SharedNumber, Tally } from '../domain/batch.ts';
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { lookupNumber, statusOf, verificationOf } from './job-rows.ts';

@@ -1,19 +1,12 @@
 // The web console, served by the service itself under /console: its pages, and under
 // /console/api the endpoints they call, authenticated by the session cookie instead of X-API-Key.
-// The batch routes are the API's own plugins registered a second time, so validation, errors and
-// quota are the same; the API's business-plan gate does not apply here (the console is for every
+// The batch, watch and webhook routes are the API's own plugins registered a second time (start/
+// hands them over), so validation, errors and quota are the same; the API's business-plan gate does not apply here (the console is for every
 // plan, pro is "web console only"); feature gates inside the routes still do.
 import cookie from '@fastify/cookie';
 import multipart from '@fastify/multipart';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import type { Quota } from '../accounts/quota.ts';
-import { batchListRoutes } from '../api/batch-list.ts';
-import { batchRoutes } from '../api/batch.ts';
-import type { BatchService } from '../batch/batch-service.ts';
-import { watchRoutes } from '../api/watch.ts';
-import { webhookRoutes } from '../api/webhook.ts';
-import type { WatchService } from '../watch/watch-service.ts';
-import type { WebhookService } from '../webhooks/webhook-service.ts';
 import type { ConsoleConfig } from '../config.ts';
 import { PLANS } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
@@ -24,15 +17,13 @@ import { accountRoutes } from './routes-account.ts';
 import { keyRoutes } from './routes-keys.ts';
 import { publicSessionRoutes, sessionRoutes } from './routes-session.ts';
 import { consoleStatic, DEFAULT_WEB_DIR } from './static.ts';
-import { pageSecurityHeaders } from '../api/security-headers.ts';
+import { pageSecurityHeaders } from '../http/security-headers.ts';
 
 export interface ConsoleDeps {
   store: Store;
   quota: Quota;
-  batch: BatchService;
-  watch: WatchService;
-  webhooks: WebhookService;
-  maxFileBytes: number;
+  /** the API's batch, job list, watch and webhook routes, served here under the session instead of a key */
+  apiRoutes: readonly FastifyPluginAsync[];
   config: ConsoleConfig;
   now?: () => Date;
   /** the built front end (index.html, assets/); default web/dist */
@@ -103,11 +94,7 @@ export function consolePlugin(deps: ConsoleDeps): FastifyPluginAsync {
           await signed.register(accountRoutes(deps.quota));
           await signed.register(keyRoutes(deps.store, now));
           await signed.register(multipart, { throwFileSizeLimit: false });
-          await signed.register(batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }));
-          await signed.register(batchListRoutes(deps.store));
-          // the watch list needs a plan with one (403 below business), as in the API
-          await signed.register(watchRoutes(deps.watch));
-          await signed.register(webhookRoutes(deps.webhooks));
+          for (const routes of deps.apiRoutes) await signed.register(routes);
         });
       },
       { prefix: '/api' },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
+import type { NtsRecord, StatusAnswer } from './status.ts';
 import { localeFrom } from './locale.ts';
 import { buildVerification, formatReason, ntsDate, statusFromNts } from './verification.ts';
 

@@ -2,7 +2,7 @@
 // result, so every rule here is unit-tested without I/O.
 import { entityKindOf, type EntityKind } from './bizno.ts';
 import type { Locale } from './locale.ts';
-import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
+import type { NtsRecord, StatusAnswer } from './status.ts';
 import type { AddressChange, MatchQuality } from './address/types.ts';
 
 export type BizStatus = 'active' | 'suspended' | 'closed' | 'unregistered' | 'invalid' | 'unknown';

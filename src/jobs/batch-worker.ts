@@ -4,11 +4,13 @@
 // expires.
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.ts';
-import type { StatusService } from '../registry/types.ts';
+import type { StatusService } from '../domain/status.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { chunkNumbers, processChunk, unansweredChunk } from '../batch/process-chunk.ts';
 import { completionFromCache } from '../batch/cached-chunk.ts';
-import type { ChunkCompletion, ChunkLease, CompleteOutcome, SharedNumber } from '../store/batch-store.ts';
+import { cachedGroups, chunkRows, completeChunk } from '../batch/chunks.ts';
+import type { CompleteOutcome } from '../store/batch-store.ts';
+import type { ChunkCompletion, ChunkLease, SharedNumber } from '../domain/batch.ts';
 
 /** rounds of one chunk against shared numbers recorded meanwhile (each round settles some for good) */
 const MAX_ROUNDS = 5;
@@ -104,12 +106,12 @@ export class BatchWorker {
 
   async #work(lease: ChunkLease): Promise<void> {
     const { store } = this.#o;
-    const job = await store.batches.getJob(lease.jobId);
+    const job = await store.batches.jobById(lease.jobId);
     const account = job ? await store.accounts.get(job.accountId) : null;
     if (!job || !account) return; // deleted meanwhile: its chunks went with it
     // shared numbers need their once-per-job record: those chunks go the general way
     if (!lease.shared && (await this.#fromCache(lease))) return;
-    const rows = await store.batches.chunkRows(lease.jobId, lease.chunkNo);
+    const rows = await chunkRows(store.batches, lease.jobId, lease.chunkNo);
     let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
     // A shared number another chunk recorded first with another answer (only when both looked it
     // up at once) sends the chunk round again with that answer; each round settles more of them.
@@ -132,9 +134,9 @@ export class BatchWorker {
    */
   async #giveUp(lease: ChunkLease, err: unknown): Promise<void> {
     const { store } = this.#o;
-    const job = await store.batches.getJob(lease.jobId);
+    const job = await store.batches.jobById(lease.jobId);
     if (!job) return;
-    const rows = await store.batches.chunkRows(lease.jobId, lease.chunkNo);
+    const rows = await chunkRows(store.batches, lease.jobId, lease.chunkNo);
     let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
     const why = err instanceof Error ? err.message : String(err);
     const failure = `rows ${lease.firstRow}–${lease.lastRow} could not be processed (${lease.attempts} attempts: ${why.slice(0, 300)}); they are unknown and their lookups were given back`;
@@ -146,7 +148,7 @@ export class BatchWorker {
   }
 
   async #commit(lease: ChunkLease, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
-    const out = await this.#o.store.batches.completeChunk(lease, this.#holder, done, now);
+    const out = await completeChunk(this.#o.store.batches, lease, this.#holder, done, now);
     this.#o.onCommit?.(out, done);
     return out;
   }
@@ -155,7 +157,7 @@ export class BatchWorker {
   async #fromCache(lease: ChunkLease): Promise<boolean> {
     const { store, status } = this.#o;
     const now = this.#o.now();
-    const groups = await store.batches.cachedGroups(lease.jobId, lease.chunkNo);
+    const groups = await cachedGroups(store.batches, lease.jobId, lease.chunkNo);
     const done = groups && completionFromCache(groups, { source: status.source, nowMs: now.getTime(), chunkRows: lease.lastRow - lease.firstRow + 1 });
     if (!done) return false;
     const out = await this.#commit(lease, done, now);

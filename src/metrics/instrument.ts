@@ -1,7 +1,8 @@
 // Counting around the parts that do the work, so they need not know about metrics: status
 // lookups by where the answer came from, batch chunks and rows as a worker commits them.
-import type { StatusService } from '../registry/types.ts';
-import type { ChunkCompletion, CompleteOutcome } from '../store/batch-store.ts';
+import type { StatusService } from '../domain/status.ts';
+import type { CompleteOutcome } from '../store/batch-store.ts';
+import type { ChunkCompletion } from '../domain/batch.ts';
 import type { Metrics } from './metrics.ts';
 
 export function observedStatus(status: StatusService, metrics: Metrics): StatusService {

@@ -4,7 +4,7 @@ import Fastify from 'fastify';
 import { installHttpMetrics } from './http.ts';
 import { observedStatus } from './instrument.ts';
 import { Metrics } from './metrics.ts';
-import type { StatusService } from '../registry/types.ts';
+import type { StatusService } from '../domain/status.ts';
 
 const line = (text: string, start: string) => text.split('\n').find((l) => l.startsWith(start));
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { InProcessBudget, reserveSlot } from './budget.ts';
 import { resilient } from './resilience.ts';
-import { UpstreamError } from './types.ts';
+import { UpstreamError } from '../domain/status.ts';
 
 const T = { timeout: 10_000 };
 

@@ -4,7 +4,7 @@ import { describe, test } from 'node:test';
 import { checkDigitOf } from '../domain/bizno.ts';
 import { Coalescer } from './coalescer.ts';
 import { sandboxRecord } from './sandbox.ts';
-import { type NtsRecord, UpstreamError } from './types.ts';
+import { type NtsRecord, UpstreamError } from '../domain/status.ts';
 
 const T = { timeout: 10_000 };
 const bno = (i: number): string => {

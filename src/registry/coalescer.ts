@@ -2,7 +2,7 @@
 // in flight is never asked twice, and waiting numbers leave in calls of up to 100.
 
 import { NTS_MAX_PER_CALL } from './nts-wire.ts';
-import { type NtsRecord, UpstreamError } from './types.ts';
+import { type NtsRecord, UpstreamError } from '../domain/status.ts';
 
 export interface CoalescerOptions {
   /** numbers per upstream call; the NTS maximum by default */

@@ -4,7 +4,7 @@
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { NTS_MAX_PER_CALL, NTS_STATUS_PATH } from './nts-wire.ts';
 import { sandboxRecord } from './sandbox.ts';
-import type { NtsRecord } from './types.ts';
+import type { NtsRecord } from '../domain/status.ts';
 import { seededRandom } from '../domain/seeded-random.ts';
 
 export interface FakeNtsOptions {

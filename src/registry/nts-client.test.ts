@@ -5,7 +5,7 @@ import { NtsHttpClient } from './nts-client.ts';
 import { resilient } from './resilience.ts';
 import { retryAfterOf } from './retry-after.ts';
 import { SANDBOX_FIXED, sandboxRecord } from './sandbox.ts';
-import { type NtsRecord, UpstreamError } from './types.ts';
+import { type NtsRecord, UpstreamError } from '../domain/status.ts';
 
 const KEY = 'test-key+/=';
 const fixed = (status: string): string => SANDBOX_FIXED.find((f) => f.status === status)!.bno;

@@ -3,7 +3,7 @@
 
 import { NTS_MAX_PER_CALL, parseStatusResponse, serialiseStatusRequest, statusUrl } from './nts-wire.ts';
 import { parseRetryAfter, withRetryAfter } from './retry-after.ts';
-import { type NtsRecord, UpstreamError } from './types.ts';
+import { type NtsRecord, UpstreamError } from '../domain/status.ts';
 import { describeFetchError } from './fetch-error.ts';
 
 export interface NtsHttpClientOptions {

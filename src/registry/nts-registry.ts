@@ -5,7 +5,7 @@ import { Coalescer, type CoalescerOptions, type Settled } from './coalescer.ts';
 import { NtsHttpClient } from './nts-client.ts';
 import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from './resilience.ts';
 import type { UpstreamBudget } from './budget.ts';
-import { type NtsRecord, type Registry, UpstreamError, type UpstreamFault } from './types.ts';
+import { type NtsRecord, type Registry, UpstreamError, type UpstreamFault } from '../domain/status.ts';
 
 /** Told about every attempt sent to NTS and every breaker change (metrics implement it). */
 export interface UpstreamObserver {

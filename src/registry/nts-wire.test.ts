@@ -3,7 +3,7 @@ import { describe, test } from 'node:test';
 import {
   NTS_UNREGISTERED_TEXT, encodeServiceKey, parseStatusResponse, serialiseStatusRequest, statusUrl,
 } from './nts-wire.ts';
-import { type UpstreamFault, UpstreamError } from './types.ts';
+import { type UpstreamFault, UpstreamError } from '../domain/status.ts';
 
 const A = '1248100998';
 const B = '1111111119';

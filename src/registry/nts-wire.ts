@@ -1,7 +1,7 @@
 // The NTS "사업자등록정보 진위확인 및 상태조회" status API wire format, as pure functions so every
 // quirk can be unit-tested without a server. No I/O here.
 
-import { type NtsRecord, type NtsStatusCode, UpstreamError } from './types.ts';
+import { type NtsRecord, type NtsStatusCode, UpstreamError } from '../domain/status.ts';
 
 export const NTS_DEFAULT_BASE_URL = 'https://api.odcloud.kr';
 export const NTS_STATUS_PATH = '/api/nts-businessman/v1/status';

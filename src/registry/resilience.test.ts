@@ -3,7 +3,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, test } from 'node:test';
 import { resilient } from './resilience.ts';
 import { withRetryAfter } from './retry-after.ts';
-import { UpstreamError } from './types.ts';
+import { UpstreamError } from '../domain/status.ts';
 
 const T = { timeout: 10_000 };
 const fast = { initialDelayMs: 1, maxDelayMs: 5 };

@@ -9,7 +9,7 @@ import {
   isBrokenCircuitError, isTaskCancelledError, retry, timeout,
 } from 'cockatiel';
 import { retryAfterOf } from './retry-after.ts';
-import { UpstreamError } from './types.ts';
+import { UpstreamError } from '../domain/status.ts';
 
 export interface ResilienceOptions {
   timeoutMs?: number;

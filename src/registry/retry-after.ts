@@ -1,7 +1,7 @@
 // Carries an upstream's Retry-After hint from the HTTP client to the retry policy without
 // widening UpstreamError (types.ts) for everyone.
 
-import type { UpstreamError } from './types.ts';
+import type { UpstreamError } from '../domain/status.ts';
 
 const hints = new WeakMap<object, number>();
 

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { checkDigitOf, entityKindOf, hasValidCheckDigit, isCorporate } from '../domain/bizno.ts';
 import { NTS_STATUS_TEXT, NTS_UNREGISTERED_TEXT } from './nts-wire.ts';
-import type { NtsRecord, NtsStatusCode, Registry } from './types.ts';
+import type { NtsRecord, NtsStatusCode, Registry } from '../domain/status.ts';
 
 export type SandboxStatus = 'active' | 'suspended' | 'closed' | 'unregistered';
 

@@ -4,7 +4,7 @@ import { checkDigitOf } from '../domain/bizno.ts';
 import { startFakeNts } from './fake-nts-server.ts';
 import { SandboxRegistry, sandboxRecord } from './sandbox.ts';
 import { createRegistry, createStatusService } from './status-service.ts';
-import { type CachedStatus, type NtsRecord, type Registry, type StatusCache, UpstreamError } from './types.ts';
+import { type CachedStatus, type NtsRecord, type Registry, type StatusCache, UpstreamError } from '../domain/status.ts';
 
 const T = { timeout: 15_000 };
 const A = '1248100998';

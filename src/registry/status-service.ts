@@ -7,7 +7,7 @@ import { SandboxRegistry } from './sandbox.ts';
 import {
   type CachedStatus, type NtsRecord, type Registry, type StatusAnswer, type StatusCache,
   type StatusLookupResult, type StatusService, UpstreamError,
-} from './types.ts';
+} from '../domain/status.ts';
 
 export interface StatusServiceDeps {
   registry: Registry;

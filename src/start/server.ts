@@ -3,9 +3,10 @@
 import type { FastifyInstance } from 'fastify';
 import { pino } from 'pino';
 import type { Config } from '../config.ts';
-import { buildApp } from '../api/app.ts';
+import { accountDataRoutes, buildApp } from '../api/app.ts';
+import { consolePlugin } from '../console/console-app.ts';
 import { createRegistry, createStatusService } from '../registry/status-service.ts';
-import type { StatusService } from '../registry/types.ts';
+import type { StatusService } from '../domain/status.ts';
 import { withAuthCache } from '../store/auth-cache.ts';
 import { openStore } from '../store/open.ts';
 import { createAddressService } from '../addresses/address-service.ts';
@@ -107,7 +108,11 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     ? await buildOpsApp({ store, status, log, role: config.role, metrics })
     : await buildApp({
       store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, slowClients: config.slowClients, log, now,
-      metrics, role: config.role, trustProxy: config.trustProxy, console: { config: config.console },
+      metrics, role: config.role, trustProxy: config.trustProxy,
+      console: consolePlugin({
+        store, quota: new Quota(store, now), config: config.console, now,
+        apiRoutes: accountDataRoutes({ store, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes }),
+      }),
     });
   metrics?.watch({ upstream: () => status.health().upstream, workQueue: () => store.workQueue() });
   const refitter = new ModelRefitter({

@@ -4,17 +4,14 @@
 // inside their transaction. What is charged, refunded and when a job ends is decided in
 // domain/charges.ts and domain/job-progress.ts; this module locks, reads and writes.
 import { isDeepStrictEqual } from 'node:util';
-import type { StatusAnswer } from '../registry/types.ts';
+import type { StatusAnswer } from '../domain/status.ts';
 import { chargeJob, splitRefund } from '../domain/charges.ts';
 import { afterChunk } from '../domain/job-progress.ts';
-import type {
-  BatchJob, BatchRowInput, BatchStore, ChunkCompletion, ChunkLease, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NumberOutcome, SharedNumber, StoredChunk, Tally,
-} from './batch-store.ts';
-import { decodeRows, encodeLookups, encodeOutput, encodeRows, toCachedGroup, toJob, toLease, toStoredChunk } from './batch-rows.ts';
-import type { CachedGroup } from '../batch/cached-chunk.ts';
+import type { BatchJob, ChunkLease, NumberOutcome, SharedNumber, Tally } from '../domain/batch.ts';
+import type { BatchStore, ChunkCommit, ChunkText, CompleteOutcome, FinalizeOptions, FinalizeOutcome, StoredChunkText } from './batch-store.ts';
+import { toJob, toLease } from './batch-rows.ts';
 import { json } from './rows.ts';
 import { listTable, type Sql } from './sql.ts';
-import { batchDoneEvent } from '../batch/batch-events.ts';
 import { enqueueEvent } from './watches.ts';
 import { addUsage, lockUsage, takeBackUsage } from './usage-store.ts';
 
@@ -58,10 +55,9 @@ export class SqlBatchStore implements BatchStore {
     return (await this.#sql.run("UPDATE batch_jobs SET upload_lease_until = ? WHERE id = ? AND status = 'uploading'", [until, jobId])) > 0;
   }
 
-  async appendChunk(jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
-    if (rows.length === 0) return;
+  async appendChunk(jobId: string, chunkNo: number, c: ChunkText): Promise<void> {
     await this.#sql.run('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows, lookups) VALUES (?, ?, ?, ?, ?, ?::jsonb)', [
-      jobId, chunkNo, rows[0]!.rowId, rows.at(-1)!.rowId, encodeRows(rows, columns), encodeLookups(rows),
+      jobId, chunkNo, c.firstRow, c.lastRow, c.rows, c.lookups,
     ]);
   }
 
@@ -108,7 +104,12 @@ export class SqlBatchStore implements BatchStore {
     return this.#sql.run("DELETE FROM batch_jobs WHERE status = 'uploading' AND upload_lease_until < ?", [now]);
   }
 
-  async getJob(jobId: string): Promise<BatchJob | null> {
+  async getJob(accountId: string, jobId: string): Promise<BatchJob | null> {
+    const r = await this.#sql.get("SELECT * FROM batch_jobs WHERE id = ? AND account_id = ? AND status <> 'uploading'", [jobId, accountId]);
+    return r ? toJob(r) : null;
+  }
+
+  async jobById(jobId: string): Promise<BatchJob | null> {
     const r = await this.#sql.get("SELECT * FROM batch_jobs WHERE id = ? AND status <> 'uploading'", [jobId]);
     return r ? toJob(r) : null;
   }
@@ -145,17 +146,17 @@ export class SqlBatchStore implements BatchStore {
     });
   }
 
-  async chunkRows(jobId: string, chunkNo: number): Promise<BatchRowInput[]> {
+  async chunkRows(jobId: string, chunkNo: number): Promise<{ rows: unknown; columns: unknown } | null> {
     const r = await this.#sql.get('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND r.chunk_no = ?', [jobId, chunkNo]);
-    return r ? decodeRows(r.rows, json<string[]>(r.columns)) : [];
+    return r ? { rows: r.rows, columns: r.columns } : null;
   }
 
-  async cachedGroups(jobId: string, chunkNo: number): Promise<CachedGroup[] | null> {
+  async cachedGroups(jobId: string, chunkNo: number): Promise<unknown[][] | null> {
     const has = await this.#sql.get('SELECT lookups IS NOT NULL AS has FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ?', [jobId, chunkNo]);
     if (!has?.has) return null;
     // each record less its number is the template alike answers share; a record that names
     // another number gets none (not usable). The JSON functions are each engine's own.
-    const rows = await this.#sql.arrays(
+    return this.#sql.arrays(
       this.#sql.dialect === 'postgres'
         ? `SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END, s.source, s.checked_at, s.expires_at, count(*), jsonb_agg(DISTINCT l.value)::text
              FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
@@ -170,7 +171,6 @@ export class SqlBatchStore implements BatchStore {
             GROUP BY 1, 2, 3, 4`,
       [jobId, chunkNo],
     );
-    return rows.map(toCachedGroup);
   }
 
   async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {
@@ -181,7 +181,7 @@ export class SqlBatchStore implements BatchStore {
     return out;
   }
 
-  async completeChunk(lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
+  async completeChunk(lease: ChunkLease, holder: string, done: ChunkCommit, now: Date): Promise<CompleteOutcome> {
     try {
       return await this.#sql.tx((t) => this.#complete(t, lease, holder, done, now));
     } catch (err) {
@@ -190,7 +190,7 @@ export class SqlBatchStore implements BatchStore {
     }
   }
 
-  async #complete(t: Sql, lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
+  async #complete(t: Sql, lease: ChunkLease, holder: string, done: ChunkCommit, now: Date): Promise<CompleteOutcome> {
     const held = await t.get("SELECT 1 AS x FROM batch_chunks WHERE job_id = ? AND chunk_no = ? AND state = 'leased' AND holder = ? FOR UPDATE", [lease.jobId, lease.chunkNo, holder]);
     if (!held) return { status: 'lost' };
     const job = await lockJob(t, lease.jobId);
@@ -199,7 +199,7 @@ export class SqlBatchStore implements BatchStore {
     await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage);
     await bumpCounts(t, lease.jobId, done.counts);
     await t.run("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = ? WHERE job_id = ? AND chunk_no = ?", [
-      encodeOutput(done.output), lease.jobId, lease.chunkNo,
+      done.output, lease.jobId, lease.chunkNo,
     ]);
     const next = afterChunk(job, done.failure ?? null);
     const after = toJob((await t.get(
@@ -209,7 +209,7 @@ export class SqlBatchStore implements BatchStore {
       [done.rows, next.chunksDone, refunds, refund.overage, refund.used, next.failureReason, next.end ?? job.status, next.end ? now.toISOString() : job.finishedAt, lease.jobId],
     ))!);
     // the last chunk finishes the job: its batch.done event commits with it
-    if (next.end) await enqueueEvent(t, after.accountId, batchDoneEvent(after, await countsOf(t, after.id)), now.toISOString());
+    if (next.end) await enqueueEvent(t, after.accountId, done.doneEvent(after, await countsOf(t, after.id)), now.toISOString());
     return { status: 'done' };
   }
 
@@ -217,7 +217,7 @@ export class SqlBatchStore implements BatchStore {
     return countsOf(this.#sql, jobId);
   }
 
-  async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]> {
+  async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunkText[]> {
     const rows = await this.#sql.all(
       `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output, j.columns FROM batch_chunk_rows r
          JOIN batch_jobs j ON j.id = r.job_id
@@ -225,7 +225,7 @@ export class SqlBatchStore implements BatchStore {
         WHERE r.job_id = ? AND r.last_row > ? ORDER BY r.last_row LIMIT ?`,
       [jobId, afterRowId, limit],
     );
-    return rows.map(toStoredChunk);
+    return rows.map((r) => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), rows: r.rows, output: r.output, columns: r.columns }));
   }
 }
 

@@ -1,7 +1,9 @@
 // The SQL layer on one node:sqlite connection. Calls are synchronous underneath: statements are
 // prepared once and reused (preparing dominates the cost of small queries), and a transaction
 // holds the connection until it ends, so a statement from elsewhere never lands inside another
-// caller's transaction (it waits for it instead).
+// caller's transaction (it waits for it instead). Connections of one process to one file share
+// that hold: a transaction's body may yield, and a second connection's statement must not then
+// block the process in SQLite's busy wait on the lock the first one holds.
 import type { DatabaseSync, SQLInputValue, StatementSync } from 'node:sqlite';
 import type { Row } from './rows.ts';
 import { rewriteCache, toSqliteText, type Sql } from './sql.ts';
@@ -21,17 +23,30 @@ function bind(params: readonly unknown[]): SQLInputValue[] {
   });
 }
 
+/** What a transaction holds: set while one runs, resolved when it ends. */
+interface Gate {
+  held: Promise<void> | null;
+}
+
+const gates = new Map<string, Gate>();
+
 export class SqliteSql implements Sql {
   readonly dialect = 'sqlite';
   readonly raw: DatabaseSync;
   readonly #stmts = new Map<string, StatementSync>();
   readonly #arrays = new Map<string, StatementSync>();
-  /** set while a transaction holds the connection; resolves when it ends */
-  #held: Promise<void> | null = null;
+  readonly #gate: Gate;
   readonly #inTx: Sql;
 
-  constructor(raw: DatabaseSync) {
+  /** `file`: connections to the same file share one gate (an in-memory database has its own). */
+  constructor(raw: DatabaseSync, file = ':memory:') {
     this.raw = raw;
+    let gate = file === ':memory:' ? undefined : gates.get(file);
+    if (!gate) {
+      gate = { held: null };
+      if (file !== ':memory:') gates.set(file, gate);
+    }
+    this.#gate = gate;
     // the transaction's own handle runs at once: it is the holder
     this.#inTx = {
       dialect: 'sqlite',
@@ -55,7 +70,7 @@ export class SqliteSql implements Sql {
   }
 
   async #free(): Promise<void> {
-    while (this.#held) await this.#held;
+    while (this.#gate.held) await this.#gate.held;
   }
 
   #all(sql: string, params: readonly unknown[]): Row[] {
@@ -81,22 +96,22 @@ export class SqliteSql implements Sql {
   }
 
   async all(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    if (this.#held) await this.#free();
+    if (this.#gate.held) await this.#free();
     return this.#all(sql, params);
   }
 
   async get(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
-    if (this.#held) await this.#free();
+    if (this.#gate.held) await this.#free();
     return this.#get(sql, params);
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    if (this.#held) await this.#free();
+    if (this.#gate.held) await this.#free();
     return this.#run(sql, params);
   }
 
   async arrays(sql: string, params: readonly unknown[] = []): Promise<unknown[][]> {
-    if (this.#held) await this.#free();
+    if (this.#gate.held) await this.#free();
     return this.#arraysOf(sql, params);
   }
 
@@ -106,9 +121,9 @@ export class SqliteSql implements Sql {
   /** IMMEDIATE takes the write lock up front, so two processes never deadlock upgrading a read. */
   async tx<T>(fn: (t: Sql) => Promise<T>): Promise<T> {
     // checked and taken in one synchronous step: waiters woken together must not both see it free
-    while (this.#held) await this.#held;
+    while (this.#gate.held) await this.#gate.held;
     let release!: () => void;
-    this.#held = new Promise((r) => (release = r));
+    this.#gate.held = new Promise((r) => (release = r));
     try {
       this.raw.exec('BEGIN IMMEDIATE');
       try {
@@ -120,7 +135,7 @@ export class SqliteSql implements Sql {
         throw err;
       }
     } finally {
-      this.#held = null;
+      this.#gate.held = null;
       release();
     }
   }

@@ -20,7 +20,7 @@ export class SqliteStore extends SqlStore {
       PRAGMA busy_timeout = 5000;
       PRAGMA foreign_keys = ON;
     `);
-    super(new SqliteSql(db));
+    super(new SqliteSql(db, file === ':memory:' ? file : path.resolve(file)));
     this.#db = db;
   }
 

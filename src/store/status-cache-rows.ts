@@ -2,7 +2,7 @@
 // once and most of them are alike but for the number (every active general taxpayer reads the
 // same), so each distinct remainder is parsed once per read and the number put back in front:
 // JSON.parse of each record was a third of a cached batch's time.
-import type { NtsRecord } from '../registry/types.ts';
+import type { NtsRecord } from '../domain/status.ts';
 
 /** How a record's text starts: SQLite keeps JSON.stringify's text, PostgreSQL's jsonb prints a space. */
 const PREFIXES = ['{"b_no":"', '{"b_no": "'] as const;

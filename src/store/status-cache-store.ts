@@ -1,6 +1,6 @@
 // The shared status cache: the last answer NTS gave for each number, for fresh answers within
 // their TTL and stale ones during outages and offline jobs.
-import type { CachedStatus, StatusCache } from '../registry/types.ts';
+import type { CachedStatus, StatusCache } from '../domain/status.ts';
 import { RecordReader } from './status-cache-rows.ts';
 import { iso } from './rows.ts';
 import type { Sql } from './sql.ts';

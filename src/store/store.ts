@@ -1,7 +1,7 @@
 // The storage of the service, one small store per concern, each written once over the SQL layer
 // (sql.ts) and so the same on both engines (sqlite.ts, postgres.ts open them). Every read or
 // write of an account's data takes the account. The contract suites in test/ run on both.
-import type { StatusCache } from '../registry/types.ts';
+import type { StatusCache } from '../domain/status.ts';
 import { type AccountStore, SqlAccountStore } from './account-store.ts';
 import { type AddressStore, SqlAddressStore } from './address-store.ts';
 import type { BatchStore } from './batch-store.ts';

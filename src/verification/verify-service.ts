@@ -4,7 +4,7 @@ import { hasValidCheckDigit } from '../domain/bizno.ts';
 import type { Locale } from '../domain/locale.ts';
 import { buildVerification, type Verification } from '../domain/verification.ts';
 import { AppError } from '../errors.ts';
-import type { StatusService } from '../registry/types.ts';
+import type { StatusService } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
 import type { AssessService } from './assess-service.ts';

@@ -4,7 +4,7 @@
 // change it did not observe.
 import { buildVerification } from '../domain/verification.ts';
 import type { WatchState } from '../domain/watch.ts';
-import type { StatusService } from '../registry/types.ts';
+import type { StatusService } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 

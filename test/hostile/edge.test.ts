@@ -67,7 +67,7 @@ describeEachStore('hostile bytes at the edge', (kind) => {
     for (const row of done.body.preview) assert.doesNotMatch(JSON.stringify(row), /\\u000|\\u0007|\\r|\\n/, 'no control character is stored');
     assert.equal(done.body.preview[0].input['주소'], '서울 강남구  테헤란로 0\ufffd');
     assert.equal(await used(), usedBefore + 1, 'one distinct number, charged once');
-    const job = await srv.store.batches.getJob(res.body.job_id);
+    const job = await srv.store.batches.jobById(res.body.job_id);
     assert.equal(job?.filename, 'list.ndjson');
   });
 
@@ -75,7 +75,7 @@ describeEachStore('hostile bytes at the edge', (kind) => {
     // FormData sends filename="" for an empty name; the multipart parser then gives no name at all
     const named = await upload(srv.url, key, { name: '', body: `b_no\n${active}\n` });
     assert.equal(named.status, 202, JSON.stringify(named.body));
-    assert.equal((await srv.store.batches.getJob(named.body.job_id))?.filename, null);
+    assert.equal((await srv.store.batches.jobById(named.body.job_id))?.filename, null);
     problem(await upload(srv.url, key, { name: '', body: '' }), 400, 'empty file with no name');
   });
 

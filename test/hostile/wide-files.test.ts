@@ -30,7 +30,7 @@ describeEachStore('wide files', (kind) => {
     for (let r = 0; r < rows; r++) lines.push(`${valid(r)},${memo(r, 1)},${memo(r, 2)}`);
     const res = await upload(srv.url, key, { name: 'wide.csv', body: `${lines.join('\n')}\n` }, '?offline=true');
     assert.equal(res.status, 202, JSON.stringify(res.body));
-    const job = await srv.store.batches.getJob(res.body.job_id);
+    const job = await srv.store.batches.jobById(res.body.job_id);
     // 40 rows of ~3,000 characters: ~12 chunks of ~10,000 characters, not one of 1,000 rows
     assert.ok(job!.chunksTotal >= 10 && job!.chunksTotal <= 14, `${job!.chunksTotal} chunks`);
     const done = await waitForJob(srv.url, key, res.body.job_id);

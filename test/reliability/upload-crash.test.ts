@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { createAccount } from '../../src/accounts/accounts.ts';
 import { upload } from '../helpers/batch.ts';
 import { eventually, numbers, openTestDb, Processes, reliabilitySuite, type TestDb } from './helpers.ts';
+import { chunksAfter } from '../../src/batch/chunks.ts';
 
 const T = { timeout: 90_000 };
 const LEASE_S = 3;
@@ -50,7 +51,7 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       const dead = await eventually('the upload has written chunks', 200, 50, async () => {
         const job = await db.store.batches.findJobByIdempotencyKey(account.id, 'K-1');
         if (!job || job.status !== 'uploading') return undefined;
-        return (await db.store.batches.chunksAfter(job.id, 0, 1)).length > 0 ? job : undefined;
+        return (await chunksAfter(db.store.batches, job.id, 0, 1)).length > 0 ? job : undefined;
       });
       await victim.kill();
       req.destroy();
@@ -71,8 +72,8 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       assert.equal(res.body.total, 5);
       // the wait was the lease, not forever: at most the lease plus a poll or two
       assert.ok(conflicts * 250 <= (LEASE_S + 2) * 1000, `409 for ${conflicts} tries`);
-      assert.deepEqual(await db.store.batches.chunksAfter(dead.id, 0, 10), [], 'the dead upload\'s chunks are removed');
-      assert.equal(await db.store.batches.getJob(dead.id), null);
+      assert.deepEqual(await chunksAfter(db.store.batches, dead.id, 0, 10), [], 'the dead upload\'s chunks are removed');
+      assert.equal(await db.store.batches.jobById(dead.id), null);
     });
   });
 }

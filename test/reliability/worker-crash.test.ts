@@ -52,10 +52,10 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       const killedAt: number[] = [];
       for (let k = 0; k < KILLS; k++) {
         // let it make progress since the last kill, then kill without warning
-        const progress = (await db.store.batches.getJob(jobId))!.processed;
-        await eventually('progress before a kill', 400, 50, async () => ((await db.store.batches.getJob(jobId))!.processed >= progress + 80 ? true : undefined));
+        const progress = (await db.store.batches.jobById(jobId))!.processed;
+        await eventually('progress before a kill', 400, 50, async () => ((await db.store.batches.jobById(jobId))!.processed >= progress + 80 ? true : undefined));
         await victim.kill();
-        const at = (await db.store.batches.getJob(jobId))!.processed;
+        const at = (await db.store.batches.jobById(jobId))!.processed;
         killedAt.push(at);
         assert.ok(at < rows.length, `kill ${k + 1} came after the job finished (${at}/${rows.length}); slow the fake NTS down`);
         victim = await procs.start(`victim-${k + 1}`, victimRole, env);

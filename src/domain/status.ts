@@ -1,5 +1,5 @@
-// The registry is where business statuses come from: the real 국세청 (NTS) API, or the
-// built-in sandbox when no service key is configured. Everything else sees only these types.
+// What a business status is, wherever it comes from (the registry: the real 국세청 (NTS) API, or the
+// built-in sandbox when no service key is configured). Everything else sees only these types.
 
 /** NTS status code: 01 계속사업자, 02 휴업자, 03 폐업자, '' not registered with NTS. */
 export type NtsStatusCode = '01' | '02' | '03' | '';

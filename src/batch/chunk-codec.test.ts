@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import type { NtsRecord, StatusAnswer } from '../registry/types.ts';
-import type { BatchRowInput, ChunkOutput } from './batch-store.ts';
-import { decodeOutput, decodeRows, encodeOutput, encodeRows } from './batch-rows.ts';
+import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
+import type { BatchRowInput, ChunkOutput } from '../domain/batch.ts';
+import { decodeOutput, decodeRows, encodeOutput, encodeRows } from './chunk-codec.ts';
 
 const record = (bno: string, over: Partial<NtsRecord> = {}): NtsRecord => ({
   b_no: bno, b_stt: '계속사업자', b_stt_cd: '01', tax_type: '부가가치세 일반과세자', tax_type_cd: '01', end_dt: '', utcc_yn: 'N',

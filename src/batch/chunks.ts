@@ -1,0 +1,32 @@
+// A job's chunks as batch/ works with them: rows and outputs decoded, completions encoded, on
+// top of the store, which keeps only their text (see chunk-codec.ts).
+import type { BatchRowInput, ChunkCompletion, ChunkLease, StoredChunk } from '../domain/batch.ts';
+import type { BatchStore, CompleteOutcome } from '../store/batch-store.ts';
+import { batchDoneEvent } from './batch-events.ts';
+import type { CachedGroup } from './cached-chunk.ts';
+import { chunkText, decodeChunk, decodeRows, encodeOutput, toCachedGroup } from './chunk-codec.ts';
+import { json } from '../store/rows.ts';
+
+/** Stores rows (in order, none missing) as chunk `chunkNo`; `columns`: the headers read so far, in file order. */
+export async function appendChunk(store: BatchStore, jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
+  if (rows.length > 0) await store.appendChunk(jobId, chunkNo, chunkText(rows, columns));
+}
+
+export async function chunkRows(store: BatchStore, jobId: string, chunkNo: number): Promise<BatchRowInput[]> {
+  const c = await store.chunkRows(jobId, chunkNo);
+  return c ? decodeRows(c.rows, json<string[]>(c.columns)) : [];
+}
+
+export async function cachedGroups(store: BatchStore, jobId: string, chunkNo: number): Promise<CachedGroup[] | null> {
+  return (await store.cachedGroups(jobId, chunkNo))?.map(toCachedGroup) ?? null;
+}
+
+/** Chunks in file order whose rows come after `afterRowId`, at most `limit` chunks. */
+export async function chunksAfter(store: BatchStore, jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]> {
+  return (await store.chunksAfter(jobId, afterRowId, limit)).map(decodeChunk);
+}
+
+/** Commits a processed chunk (see BatchStore.completeChunk); the job's last chunk sends batch.done. */
+export function completeChunk(store: BatchStore, lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
+  return store.completeChunk(lease, holder, { ...done, output: encodeOutput(done.output), doneEvent: batchDoneEvent }, now);
+}

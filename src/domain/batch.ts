@@ -1,0 +1,135 @@
+// A batch job as the service knows it: the job, its rows, a chunk's output and the numbers it
+// looked up. The store keeps them (encoded by batch/chunk-codec.ts); batch/ works with them.
+import type { StatusAnswer } from './status.ts';
+
+export type BatchStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed';
+
+/** Whether a job has ended (every row settled), done or failed. */
+export const isFinished = (status: BatchStatus): boolean => status === 'done' || status === 'failed';
+
+export interface BatchJob {
+  id: string;
+  accountId: string;
+  status: BatchStatus;
+  failureReason: string | null;
+  filename: string | null;
+  fileKind: string;
+  /** input headers in file order */
+  columns: string[];
+  /** which headers were read as number, name and address */
+  chosen: { bno: string; name: string | null; address: string | null };
+  total: number;
+  distinctNumbers: number;
+  processed: number;
+  chunksTotal: number;
+  chunksDone: number;
+  offline: boolean;
+  paid: boolean;
+  /** the quota month charged (refunds go back to it) */
+  month: string;
+  charged: number;
+  overage: number;
+  refunded: number;
+  idempotencyKey: string | null;
+  fingerprint: string | null;
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+}
+
+export interface BatchRowInput {
+  rowId: number;
+  bnoRaw: string;
+  /** ten digits when the cell could be read as a number, else null */
+  bno: string | null;
+  /** passes the check digit: will be looked up and charged (once per distinct number) */
+  valid: boolean;
+  name: string | null;
+  address: string | null;
+  cells: Record<string, string>;
+}
+
+export interface BatchRow extends BatchRowInput {
+  /** the verification result (POST /verify's shape), null until processed */
+  result: Record<string, unknown> | null;
+  features: Record<string, number> | null;
+  addressKey: string | null;
+}
+
+/** A row that was scored (it has a name): its result cannot be rebuilt from the answer alone. */
+export interface ScoredRow {
+  result: Record<string, unknown>;
+  /** what the model saw, kept for labels and refits */
+  features: Record<string, number> | null;
+  addressKey: string | null;
+}
+
+/**
+ * What a processed chunk keeps. Rows without a name are not scored: their result is a pure
+ * function of their number's answer, so only the answer is stored (once per number) and the
+ * result is rebuilt when read (src/batch/job-rows.ts).
+ */
+export interface ChunkOutput {
+  /** every check-digit-valid number of the chunk → the answer the job recorded for it (null: none) */
+  answers: Map<string, StatusAnswer | null>;
+  /** scored rows by row id */
+  scored: Map<number, ScoredRow>;
+}
+
+/** A chunk's rows as uploaded, with its output once processed. */
+export interface StoredChunk {
+  chunkNo: number;
+  firstRow: number;
+  lastRow: number;
+  rows: BatchRowInput[];
+  output: ChunkOutput | null;
+}
+
+/**
+ * A number looked up by a chunk. `refund` gives its lookup back (unanswered, stale). `shared`:
+ * the number also occurs in other chunks of the job, so its answer and refund are recorded once
+ * per job (the first chunk to commit one wins); otherwise the chunk's own commit is the once.
+ */
+export interface NumberOutcome {
+  bno: string;
+  answer: StatusAnswer | null;
+  refund: boolean;
+  shared: boolean;
+}
+
+/** A shared number of a job: its recorded answer, or not answered yet. */
+export type SharedNumber = { answered: false } | { answered: true; answer: StatusAnswer | null };
+
+export interface ChunkLease {
+  jobId: string;
+  chunkNo: number;
+  firstRow: number;
+  lastRow: number;
+  attempts: number;
+  /** the chunk has numbers that occur in other chunks too (see NumberOutcome.shared) */
+  shared: boolean;
+}
+
+export interface Tally {
+  byStatus: Record<string, number>;
+  byGrade: Record<string, number>;
+}
+
+/** A chunk's output encoded already (read from the cache in SQL: src/batch/cached-chunk.ts). */
+export interface EncodedChunkOutput {
+  encoded: string;
+  /** numbers answered from the cache (for the lookup metrics) */
+  cacheHits: number;
+}
+
+export interface ChunkCompletion {
+  output: ChunkOutput | EncodedChunkOutput;
+  /** the numbers this chunk looked up (not those it took from earlier chunks) */
+  numbers: readonly NumberOutcome[];
+  /** the chunk's rows by status and grade, added to the job's counts */
+  counts: Tally;
+  rows: number;
+  /** the chunk was given up (see unansweredChunk): the job ends `failed` with this reason */
+  failure?: string;
+}
+

@@ -17,6 +17,7 @@ import { installInputGuard } from './input-guard.ts';
 import { installSlowClientLimits } from './slow-clients.ts';
 import type { SlowClientLimits } from '../config.ts';
 import { DOCS_CONTENT_SECURITY_POLICY, pageSecurityHeaders } from '../http/security-headers.ts';
+import type { RouteInventory } from '../http/route-inventory.ts';
 import { verifyRoutes } from './verify.ts';
 import { batchRoutes } from './batch.ts';
 import multipart from '@fastify/multipart';
@@ -45,6 +46,8 @@ export interface AppDeps {
   now?: () => Date;
   /** X-Forwarded-* are believed (behind a reverse proxy) */
   trustProxy?: boolean;
+  /** collects the authenticated routes as they are registered */
+  routes?: RouteInventory;
   /** the web console, served under /console; left out when absent */
   console?: FastifyPluginAsync;
   /** request counts and the /metrics page; none = no metrics */
@@ -126,6 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // the authenticated API: every route registered inside this scope needs a key and a plan with API access
   await app.register(async (api) => {
     installApiKeyAuth(api, deps.store);
+    deps.routes?.watch(api, 'api-key');
     await api.register(verifyRoutes(verify));
     await api.register(meRoutes(quota));
     await api.register(multipart, { throwFileSizeLimit: false });

@@ -11,6 +11,7 @@ import type { ConsoleConfig } from '../config.ts';
 import { PLANS } from '../domain/plans.ts';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
+import type { RouteInventory } from '../http/route-inventory.ts';
 import { ConsoleAuth } from './console-auth.ts';
 import { checkCsrf, checkOrigin, requireSession } from './guard.ts';
 import { accountRoutes } from './routes-account.ts';
@@ -24,6 +25,8 @@ export interface ConsoleDeps {
   quota: Quota;
   /** the API's batch, job list, watch and webhook routes, served here under the session instead of a key */
   apiRoutes: readonly FastifyPluginAsync[];
+  /** collects the routes that need a session as they are registered */
+  routes?: RouteInventory;
   config: ConsoleConfig;
   now?: () => Date;
   /** the built front end (index.html, assets/); default web/dist */
@@ -90,6 +93,7 @@ export function consolePlugin(deps: ConsoleDeps): FastifyPluginAsync {
             checkCsrf(request);
           });
           signed.addHook('preHandler', noOverageWithoutContract);
+          deps.routes?.watch(signed, 'session');
           await signed.register(sessionRoutes(auth, deps.config));
           await signed.register(accountRoutes(deps.quota));
           await signed.register(keyRoutes(deps.store, now));

@@ -5,6 +5,7 @@ import { pino } from 'pino';
 import type { Config } from '../config.ts';
 import { accountDataRoutes, buildApp } from '../api/app.ts';
 import { consolePlugin } from '../console/console-app.ts';
+import { RouteInventory } from '../http/route-inventory.ts';
 import { createRegistry, createStatusService } from '../registry/status-service.ts';
 import type { StatusService } from '../domain/status.ts';
 import { withAuthCache } from '../store/auth-cache.ts';
@@ -42,6 +43,8 @@ export interface RunningServer {
   /** this process's Prometheus registry (others add their metrics to `metrics.registry`); undefined when METRICS_ENABLED=false */
   metrics: Metrics | undefined;
   url: string;
+  /** the routes that need an API key or a console session, as registered */
+  routes: RouteInventory;
   /** Stops taking requests, lets in-flight ones finish (up to the grace period), then closes everything. */
   stop(): Promise<void>;
 }
@@ -103,14 +106,15 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   });
   const watch = new WatchService({ store, checker, quota: new Quota(store, now), now });
   const webhooks = new WebhookService({ store, policy: config.webhooks, now, onQueued: () => deliverer.notify() });
+  const routes = new RouteInventory();
   // a worker serves only probes and metrics; api and all serve the API
   const app = config.role === 'worker'
     ? await buildOpsApp({ store, status, log, role: config.role, metrics })
     : await buildApp({
       store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, slowClients: config.slowClients, log, now,
-      metrics, role: config.role, trustProxy: config.trustProxy,
+      metrics, role: config.role, trustProxy: config.trustProxy, routes,
       console: consolePlugin({
-        store, quota: new Quota(store, now), config: config.console, now,
+        store, quota: new Quota(store, now), config: config.console, now, routes,
         apiRoutes: accountDataRoutes({ store, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes }),
       }),
     });
@@ -149,5 +153,5 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
       await Promise.allSettled([status.close(), directory.close(), budget?.close(), batch.close()]);
       await store.close();
     })());
-  return { app, store, status, models, refitter, directory, worker, scheduler, deliverer, metrics, url: `http://${host}:${port}`, stop };
+  return { app, store, status, models, refitter, directory, worker, scheduler, deliverer, metrics, routes, url: `http://${host}:${port}`, stop };
 }

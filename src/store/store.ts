@@ -47,6 +47,8 @@ export interface Store {
   readonly console: ConsoleStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
+  /** The migrations applied, in order (for operators, and to check that running them again adds none). */
+  migrationVersions(): Promise<string[]>;
   ping(): Promise<void>;
   close(): Promise<void>;
   /** Batch chunks waiting for a worker and held by one, across all jobs (for /metrics). */
@@ -89,6 +91,10 @@ export abstract class SqlStore implements Store {
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;
 
+  async migrationVersions(): Promise<string[]> {
+    return (await this.sql.all('SELECT version FROM schema_migrations ORDER BY version')).map((r) => String(r.version));
+  }
+
   async ping(): Promise<void> {
     await this.sql.get('SELECT 1 AS x');
   }
@@ -98,7 +104,7 @@ export abstract class SqlStore implements Store {
   }
 }
 
-type Concerns = Omit<Store, 'kind' | 'migrate' | 'ping' | 'close' | 'workQueue'>;
+type Concerns = Omit<Store, 'kind' | 'migrate' | 'migrationVersions' | 'ping' | 'close' | 'workQueue'>;
 
 /** The store with some concerns' stores replaced by decorators of them (caching, metrics). */
 export function withStores(store: Store, replace: Partial<Concerns>): Store {
@@ -117,6 +123,7 @@ export function withStores(store: Store, replace: Partial<Concerns>): Store {
     webhooks: replace.webhooks ?? store.webhooks,
     console: replace.console ?? store.console,
     migrate: () => store.migrate(),
+    migrationVersions: () => store.migrationVersions(),
     ping: () => store.ping(),
     close: () => store.close(),
     workQueue: () => store.workQueue(),

@@ -210,17 +210,15 @@ describe('totality', () => {
 
   test('very long input is read without blowing up', () => {
     const long = `서울 강남구 테헤란로 152 ${'가'.repeat(100_000)}`;
-    const t = performance.now();
+    // how long it takes is measured by `npm run bench:functions`
     assert.deepEqual(parseAddress(long).road, road('테헤란로', 152));
-    assert.ok(performance.now() - t < 500);
   });
 
-  test('random address-like noise never throws and stays fast', () => {
+  test('random address-like noise never throws', () => {
     const alphabet = ['서울', '강남구', '로', '길', '동', '리', '읍', '면', '가', '산', '지하', '층', '호', '번지', '번길', '(', ')', '[', ']',
       ',', ' ', '  ', '-', '0', '1', '2', '9', '12', '152', '06236', '135-080', 'B', 'F', '제', '우)', '　', '１', '㈜', '시', '군', '구'];
     let seed = 12345;
     const next = (): number => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
-    const t = performance.now();
     for (let i = 0; i < 3_000; i++) {
       let s = '';
       const n = next() % 25;
@@ -229,6 +227,5 @@ describe('totality', () => {
       assert.equal(p.raw, s);
       assert.ok(['road', 'jibun', 'unknown'].includes(p.form));
     }
-    assert.ok(performance.now() - t < 5_000);
   });
 });

@@ -126,7 +126,8 @@ test('an account offset learns a realistic difference from enough labels, and no
   assert.throws(() => fitAccountOffset(PRIOR_MODEL, ex, { priorPrecision: 0 }), RangeError);
 });
 
-test('a large fit stays fast', () => {
+// its speed is measured by `npm run bench:functions`, not asserted here
+test('a large fit converges to finite weights', () => {
   const rand = seededRandom(9);
   const names = Object.keys(PRIOR_MODEL.weights);
   const ex: Example[] = Array.from({ length: 20_000 }, () => {
@@ -134,7 +135,7 @@ test('a large fit stays fast', () => {
     for (let k = 0; k < 4; k++) f.set(names[Math.floor(rand() * names.length)]!, 1);
     return { features: f, bounced: rand() < 0.15 };
   });
-  const t0 = performance.now();
-  fitGlobal(PRIOR_MODEL, ex, { now: NOW });
-  assert.ok(performance.now() - t0 < 900, `${performance.now() - t0} ms`);
+  const fitted = fitGlobal(PRIOR_MODEL, ex, { now: NOW });
+  assert.ok(Number.isFinite(fitted.intercept));
+  for (const w of Object.values(fitted.weights)) assert.ok(Number.isFinite(w));
 });

@@ -148,10 +148,10 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
  * errors and quota are the same. The watch list and webhooks need a plan with them (403 below
  * business) wherever they are served.
  */
-export function accountDataRoutes(deps: Pick<AppDeps, 'store' | 'batch' | 'watch' | 'webhooks' | 'maxFileBytes'>): FastifyPluginAsync[] {
+export function accountDataRoutes(deps: Pick<AppDeps, 'batch' | 'watch' | 'webhooks' | 'maxFileBytes'>): FastifyPluginAsync[] {
   return [
-    batchRoutes({ store: deps.store, service: deps.batch, maxFileBytes: deps.maxFileBytes }),
-    batchListRoutes(deps.store),
+    batchRoutes({ service: deps.batch, maxFileBytes: deps.maxFileBytes }),
+    batchListRoutes(deps.batch),
     watchRoutes(deps.watch),
     webhookRoutes(deps.webhooks),
   ];

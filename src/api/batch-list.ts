@@ -1,9 +1,9 @@
 // GET /batch: the account's jobs, newest first, a page at a time (?limit, ?before=job_id).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import { AppError } from '../errors.ts';
 import type { BatchJob } from '../domain/batch.ts';
-import type { Store } from '../store/store.ts';
+import type { BatchService } from '../batch/batch-service.ts';
+import { progressOf } from '../domain/job-progress.ts';
 import { requireAccount } from './auth.ts';
 import { Problem, problemResponses } from './schemas.ts';
 
@@ -29,7 +29,7 @@ const item = (j: BatchJob) => ({
   status: j.status,
   total: j.total,
   processed: j.processed,
-  progress: j.total === 0 ? 1 : Math.round((j.processed / j.total) * 10_000) / 10_000,
+  progress: progressOf(j),
   failure_reason: j.failureReason,
   file_name: j.filename,
   file_kind: j.fileKind,
@@ -41,7 +41,7 @@ const item = (j: BatchJob) => ({
   finished_at: j.finishedAt,
 });
 
-export function batchListRoutes(store: Store): FastifyPluginAsyncTypebox {
+export function batchListRoutes(service: BatchService): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
       '/batch',
@@ -59,17 +59,8 @@ export function batchListRoutes(store: Store): FastifyPluginAsyncTypebox {
         },
       },
       async (request) => {
-        const account = requireAccount(request);
-        const limit = request.query.limit ?? 20;
-        let cursor: { createdAt: string; id: string } | undefined;
-        if (request.query.before !== undefined) {
-          const after = await store.batches.getJob(account.id, request.query.before);
-          if (!after) throw new AppError('not_found', `no batch job ${request.query.before}`);
-          cursor = { createdAt: after.createdAt, id: after.id };
-        }
-        const jobs = await store.batches.listJobs(account.id, limit + 1, cursor);
-        const page = jobs.slice(0, limit);
-        return { jobs: page.map(item), next_before: jobs.length > limit ? page.at(-1)!.id : null };
+        const { jobs, nextBefore } = await service.list(requireAccount(request), request.query.limit ?? 20, request.query.before);
+        return { jobs: jobs.map(item), next_before: nextBefore };
       },
     );
   };

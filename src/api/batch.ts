@@ -7,10 +7,6 @@ import { cleanText } from '../domain/safe-text.ts';
 import type { BatchService } from '../batch/batch-service.ts';
 import { BatchAccepted, batchStatusBody, BatchStatusBody, jobSummary, RESULT_COLUMNS, resultRecord } from '../batch/batch-view.ts';
 import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
-import { allRows, getRow, rowsAfter } from '../batch/job-rows.ts';
-import type { BatchJob } from '../domain/batch.ts';
-import type { Store } from '../store/store.ts';
-import type { Account } from '../domain/account.ts';
 import { requireAccount } from './auth.ts';
 import { Problem, problemResponses } from './schemas.ts';
 
@@ -55,13 +51,6 @@ function column(v: string | undefined): string | number | undefined {
   return /^\d+$/.test(v) ? Number(v) : v;
 }
 
-/** 404 for a job of another account as for one that does not exist: nothing tells them apart. */
-async function ownJob(store: Store, account: Account, jobId: string): Promise<BatchJob> {
-  const job = await store.batches.getJob(account.id, jobId);
-  if (!job) throw new AppError('not_found', `no batch job ${jobId}`);
-  return job;
-}
-
 /**
  * The multipart parser's own faults (no boundary, body ending before the first part) are plain
  * errors without a status: the client's body is broken, so 400, not 500. The plugin's limit
@@ -74,8 +63,8 @@ function unreadableMultipart(err: unknown): never {
   throw err;
 }
 
-export function batchRoutes(deps: { store: Store; service: BatchService; maxFileBytes: number }): FastifyPluginAsyncTypebox {
-  const { store, service } = deps;
+export function batchRoutes(deps: { service: BatchService; maxFileBytes: number }): FastifyPluginAsyncTypebox {
+  const { service } = deps;
   return async (app) => {
     app.post(
       '/batch',
@@ -130,9 +119,8 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
         },
       },
       async (request) => {
-        const job = await ownJob(store, requireAccount(request), request.params.job_id);
-        const preview = await rowsAfter(store.batches, job.id, 0, request.query.preview ?? 10);
-        return batchStatusBody(job, await store.batches.counts(job.id), preview);
+        const { job, counts, preview } = await service.get(requireAccount(request), request.params.job_id, request.query.preview ?? 10);
+        return batchStatusBody(job, counts, preview);
       },
     );
 
@@ -147,11 +135,11 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
         },
       },
       async (request, reply) => {
-        const job = await ownJob(store, requireAccount(request), request.params.job_id);
+        const { job, rows } = await service.rows(requireAccount(request), request.params.job_id);
         const format = request.query.format ?? 'csv';
         const columns = [...job.columns.map((c) => `input:${c}`), ...RESULT_COLUMNS];
         async function* records() {
-          for await (const row of allRows(store.batches, job.id)) yield resultRecord(job, row);
+          for await (const row of rows) yield resultRecord(job, row);
         }
         const base = (job.filename ?? job.id).replace(/\.[^.]+$/, '');
         const types = { csv: 'text/csv; charset=utf-8', xlsx: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', json: 'application/json; charset=utf-8' } as const;
@@ -180,18 +168,9 @@ export function batchRoutes(deps: { store: Store; service: BatchService; maxFile
         },
       },
       async (request) => {
-        const account = requireAccount(request);
-        const job = await ownJob(store, account, request.params.job_id);
-        const row = await getRow(store.batches, job.id, request.body.row_id);
-        if (!row) throw new AppError('not_found', `job ${job.id} has no row ${request.body.row_id} (it has ${job.total})`);
-        if (!row.result) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
-        const at = new Date().toISOString();
-        const modelVersion = typeof row.result.model_version === 'string' ? row.result.model_version : null;
-        const { replaced } = await store.labels.put({
-          accountId: account.id, jobId: job.id, rowId: row.rowId, bno: row.bno ?? row.bnoRaw, addressKey: row.addressKey,
-          bounced: request.body.bounced, reason: request.body.reason?.trim() || null, features: row.features ?? {}, modelVersion, at,
-        });
-        return { job_id: job.id, row_id: row.rowId, bounced: request.body.bounced, reason: request.body.reason?.trim() || null, replaced, model_version: modelVersion, recorded_at: at };
+        const reason = request.body.reason?.trim() || null;
+        const l = await service.label(requireAccount(request), request.params.job_id, { rowId: request.body.row_id, bounced: request.body.bounced, reason });
+        return { job_id: l.job.id, row_id: l.row.rowId, bounced: request.body.bounced, reason, replaced: l.replaced, model_version: l.modelVersion, recorded_at: l.at };
       },
     );
   };

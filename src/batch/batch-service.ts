@@ -1,7 +1,9 @@
-// Creating a batch job from an uploaded file: rows stream from the file into the store a chunk at
-// a time as they are read (never the whole file in memory), the distinct numbers are counted on
-// the way, then one transaction charges the quota and queues the job. Any failure before that
-// leaves nothing behind.
+// Batch jobs as an account uses them. Creating one from an uploaded file: rows stream from the
+// file into the store a chunk at a time as they are read (never the whole file in memory), the
+// distinct numbers are counted on the way, then one transaction charges the quota and queues the
+// job; any failure before that leaves nothing behind. Then its status, the account's list, its
+// rows with their results, and labels of what the mail really did. Another account's job is as
+// unknown as one that does not exist.
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { monthlyLimit } from '../domain/plans.ts';
@@ -9,9 +11,10 @@ import { quotaMonth, quotaResetsAt, secondsUntil, toSeoulIso } from '../domain/q
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { newId } from '../accounts/api-key.ts';
 import { AppError } from '../errors.ts';
-import type { BatchJob, BatchRowInput } from '../domain/batch.ts';
+import type { BatchJob, BatchRow, BatchRowInput, Tally } from '../domain/batch.ts';
 import type { Store } from '../store/store.ts';
 import { appendChunk } from './chunks.ts';
+import { allRows, getRow, rowsAfter } from './job-rows.ts';
 import type { Account } from '../domain/account.ts';
 import { isFileError } from './files/errors.ts';
 import type { ColumnOverrides } from './files/read-rows.ts';
@@ -59,6 +62,48 @@ export class BatchService {
     this.#now = opts.now ?? (() => new Date());
     this.#queued = opts.onQueued ?? (() => {});
     this.#parsers = new ParserPool({ heapMb: limits.parseHeapMb });
+  }
+
+  /** The account's job with its counts and its first `preview` rows. */
+  async get(account: Account, jobId: string, preview: number): Promise<{ job: BatchJob; counts: Tally; preview: BatchRow[] }> {
+    const job = await this.#own(account, jobId);
+    return { job, counts: await this.#store.batches.counts(job.id), preview: await rowsAfter(this.#store.batches, job.id, 0, preview) };
+  }
+
+  /** The account's jobs, newest first, `limit` at a time; `before` continues after that job. */
+  async list(account: Account, limit: number, before?: string): Promise<{ jobs: BatchJob[]; nextBefore: string | null }> {
+    const after = before === undefined ? undefined : await this.#own(account, before);
+    // one job past the page says whether another page exists, without a count query
+    const jobs = await this.#store.batches.listJobs(account.id, limit + 1, after && { createdAt: after.createdAt, id: after.id });
+    const page = jobs.slice(0, limit);
+    return { jobs: page, nextBefore: jobs.length > limit ? page.at(-1)!.id : null };
+  }
+
+  /** The account's job and every row of it with its result, read a chunk at a time. */
+  async rows(account: Account, jobId: string): Promise<{ job: BatchJob; rows: AsyncGenerator<BatchRow> }> {
+    const job = await this.#own(account, jobId);
+    return { job, rows: allRows(this.#store.batches, job.id) };
+  }
+
+  /** Records what the mail to one processed row really did, with the features it was scored on. */
+  async label(account: Account, jobId: string, l: { rowId: number; bounced: boolean; reason: string | null }): Promise<{ job: BatchJob; row: BatchRow; replaced: boolean; modelVersion: string | null; at: string }> {
+    const job = await this.#own(account, jobId);
+    const row = await getRow(this.#store.batches, job.id, l.rowId);
+    if (!row) throw new AppError('not_found', `job ${job.id} has no row ${l.rowId} (it has ${job.total})`);
+    if (!row.result) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
+    const at = this.#now().toISOString();
+    const modelVersion = typeof row.result.model_version === 'string' ? row.result.model_version : null;
+    const { replaced } = await this.#store.labels.put({
+      accountId: account.id, jobId: job.id, rowId: row.rowId, bno: row.bno ?? row.bnoRaw, addressKey: row.addressKey,
+      bounced: l.bounced, reason: l.reason, features: row.features ?? {}, modelVersion, at,
+    });
+    return { job, row, replaced, modelVersion, at };
+  }
+
+  async #own(account: Account, jobId: string): Promise<BatchJob> {
+    const job = await this.#store.batches.getJob(account.id, jobId);
+    if (!job) throw new AppError('not_found', `no batch job ${jobId}`);
+    return job;
   }
 
   /** Ends the idle file-parsing threads. */

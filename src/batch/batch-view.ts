@@ -1,6 +1,7 @@
 // How batch jobs and rows look from outside: the JSON of the API and the columns of downloads.
 import { Type, type Static } from 'typebox';
 import type { BatchJob, BatchRow } from '../domain/batch.ts';
+import { progressOf } from '../domain/job-progress.ts';
 
 const Nullable = (t: Parameters<typeof Type.Union>[0][number]) => Type.Union([t, Type.Null()]);
 const FileInfo = Type.Object({
@@ -76,7 +77,7 @@ export function batchStatusBody(job: BatchJob, counts: { byStatus: Record<string
     status: job.status,
     total: job.total,
     processed: job.processed,
-    progress: job.total === 0 ? 1 : Math.round((job.processed / job.total) * 10_000) / 10_000,
+    progress: progressOf(job),
     failure_reason: job.failureReason,
     distinct_numbers: job.distinctNumbers,
     offline: job.offline,

@@ -13,3 +13,8 @@ export function afterChunk(job: { chunksDone: number; chunksTotal: number; failu
   const end = chunksDone >= job.chunksTotal ? (failureReason === null ? 'done' : 'failed') : null;
   return { chunksDone, failureReason, end };
 }
+
+/** The share of a job's rows processed, to four decimals; an empty job is complete. */
+export function progressOf(job: { processed: number; total: number }): number {
+  return job.total === 0 ? 1 : Math.round((job.processed / job.total) * 10_000) / 10_000;
+}

@@ -115,7 +115,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
       metrics, role: config.role, trustProxy: config.trustProxy, routes,
       console: consolePlugin({
         store, quota: new Quota(store, now), config: config.console, now, routes,
-        apiRoutes: accountDataRoutes({ store, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes }),
+        apiRoutes: accountDataRoutes({ batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes }),
       }),
     });
   metrics?.watch({ upstream: () => status.health().upstream, workQueue: () => store.workQueue() });

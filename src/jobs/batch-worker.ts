@@ -11,6 +11,7 @@ import { completionFromCache } from '../batch/cached-chunk.ts';
 import { cachedGroups, chunkRows, completeChunk } from '../batch/chunks.ts';
 import type { CompleteOutcome } from '../store/batch-store.ts';
 import type { ChunkCompletion, ChunkLease, SharedNumber } from '../domain/batch.ts';
+import { PollingLoop } from './polling-loop.ts';
 
 /** rounds of one chunk against shared numbers recorded meanwhile (each round settles some for good) */
 const MAX_ROUNDS = 5;
@@ -36,72 +37,48 @@ export interface BatchWorkerOptions {
 export class BatchWorker {
   readonly #o: Required<Omit<BatchWorkerOptions, 'log'>> & Pick<BatchWorkerOptions, 'log'>;
   readonly #holder = `worker_${randomBytes(6).toString('hex')}`;
-  #running = false;
   #active = 0;
-  readonly #sleepers = new Set<() => void>();
-  #loops: Promise<void>[] = [];
+  /** one lane per chunk in flight, each the shared polling loop over "claim a chunk, work it" */
+  readonly #lanes: PollingLoop[];
 
   constructor(opts: BatchWorkerOptions) {
     this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, onCommit: () => {}, ...opts };
+    this.#lanes = Array.from({ length: this.#o.concurrency }, () => new PollingLoop('batch worker', () => this.#round(), { pollMs: this.#o.idleMs, ...(opts.log ? { log: opts.log } : {}) }));
   }
 
   start(): void {
-    if (this.#running) return;
-    this.#running = true;
-    this.#loops = Array.from({ length: this.#o.concurrency }, () => this.#loop());
+    for (const lane of this.#lanes) lane.start();
   }
 
   /** Something was queued: look now rather than at the next idle tick. */
   notify(): void {
-    for (const wake of this.#sleepers) wake();
+    for (const lane of this.#lanes) lane.notify();
   }
 
   async stop(): Promise<void> {
-    this.#running = false;
-    this.notify();
-    await Promise.all(this.#loops);
+    await Promise.all(this.#lanes.map((lane) => lane.stop()));
   }
 
   get busy(): number {
     return this.#active;
   }
 
-  async #loop(): Promise<void> {
-    while (this.#running) {
-      let lease: ChunkLease | null = null;
-      try {
-        lease = await this.#o.store.batches.claimChunk(this.#holder, this.#o.leaseMs, this.#o.now());
-      } catch (err) {
-        this.#o.log?.error({ err }, 'claiming a batch chunk failed');
+  /** Claims and works one chunk; true when there was one (so there may be more at once). */
+  async #round(): Promise<boolean> {
+    const lease = await this.#o.store.batches.claimChunk(this.#holder, this.#o.leaseMs, this.#o.now());
+    if (!lease) return false;
+    this.#active++;
+    try {
+      await this.#work(lease);
+    } catch (err) {
+      this.#o.log?.warn({ err, job: lease.jobId, chunk: lease.chunkNo, attempts: lease.attempts }, 'batch chunk failed; it will be retried when its lease expires');
+      if (lease.attempts >= this.#o.maxAttempts) {
+        await this.#giveUp(lease, err).catch((e: unknown) => this.#o.log?.error({ err: e, job: lease.jobId, chunk: lease.chunkNo }, 'settling a batch chunk that keeps failing failed; retried when its lease expires'));
       }
-      if (!lease) {
-        await this.#idle();
-        continue;
-      }
-      this.#active++;
-      try {
-        await this.#work(lease);
-      } catch (err) {
-        this.#o.log?.warn({ err, job: lease.jobId, chunk: lease.chunkNo, attempts: lease.attempts }, 'batch chunk failed; it will be retried when its lease expires');
-        if (lease.attempts >= this.#o.maxAttempts) {
-          await this.#giveUp(lease, err).catch((e: unknown) => this.#o.log?.error({ err: e, job: lease.jobId, chunk: lease.chunkNo }, 'settling a batch chunk that keeps failing failed; retried when its lease expires'));
-        }
-      } finally {
-        this.#active--;
-      }
+    } finally {
+      this.#active--;
     }
-  }
-
-  async #idle(): Promise<void> {
-    await new Promise<void>((resolve) => {
-      const wake = () => {
-        clearTimeout(timer);
-        this.#sleepers.delete(wake);
-        resolve();
-      };
-      const timer = setTimeout(wake, this.#o.idleMs);
-      this.#sleepers.add(wake);
-    });
+    return true;
   }
 
   async #work(lease: ChunkLease): Promise<void> {

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { decodeCursor, encodeCursor } from '../domain/list-cursor.ts';
 import { AppError } from '../errors.ts';
-import type { Watch, WatchHistoryEntry } from '../store/watch-store.ts';
+import type { Watch, WatchHistoryEntry } from '../domain/watch-entities.ts';
 import type { WatchService } from '../watch/watch-service.ts';
 import { requireAccount } from './auth.ts';
 import { Problem, problemResponses } from './schemas.ts';

@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { decodeCursor, encodeCursor } from '../domain/list-cursor.ts';
 import { AppError } from '../errors.ts';
-import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../store/watch-store.ts';
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../domain/watch-entities.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import { requireAccount } from './auth.ts';
 import { Problem, problemResponses } from './schemas.ts';

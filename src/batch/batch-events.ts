@@ -3,7 +3,7 @@
 // GET /batch/{job_id}.
 import { newId } from '../accounts/api-key.ts';
 import type { BatchJob, Tally } from '../domain/batch.ts';
-import type { WebhookEventInput } from '../store/watch-store.ts';
+import type { WebhookEventInput } from '../domain/watch-entities.ts';
 
 export function batchDoneEvent(job: BatchJob, counts: Tally): WebhookEventInput {
   const at = job.finishedAt ?? job.createdAt;

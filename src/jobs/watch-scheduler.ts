@@ -8,7 +8,7 @@ import { PLANS } from '../domain/plans.ts';
 import { changeOf, eventsOf, nextCheckAt, retryAt, watchEventBody } from '../domain/watch.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
-import type { Watch } from '../store/watch-store.ts';
+import type { Watch } from '../domain/watch-entities.ts';
 import type { WatchChecker } from '../watch/watch-checker.ts';
 import { PollingLoop, type Logger } from './polling-loop.ts';
 

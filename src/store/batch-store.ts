@@ -4,7 +4,7 @@
 // implementation for both engines (batches.ts) passes test/batch-store.test.ts.
 import type { StatusAnswer } from '../domain/status.ts';
 import type { BatchJob, ChunkLease, NumberOutcome, SharedNumber, Tally } from '../domain/batch.ts';
-import type { WebhookEventInput } from './watch-store.ts';
+import type { WebhookEventInput } from '../domain/watch-entities.ts';
 
 /** A chunk's rows as stored: JSON text, and the numbers it looks up (JSON array text, or null). */
 export interface ChunkText {

@@ -2,7 +2,7 @@
 // helpers accept either engine's representation).
 import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
 import { iso, json, type Row } from './rows.ts';
-import type { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEndpoint, Watch, WatchHistoryEntry } from './watch-store.ts';
+import type { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEndpoint, Watch, WatchHistoryEntry } from '../domain/watch-entities.ts';
 
 const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
 const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));

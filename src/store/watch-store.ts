@@ -1,42 +1,7 @@
 // Storage of the watch list and of webhooks: the interfaces both engines implement
 // (watches-sqlite.ts, watches-postgres.ts) and pass one contract suite with.
 import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
-
-export interface Watch {
-  id: string;
-  accountId: string;
-  bno: string;
-  name: string | null;
-  address: string | null;
-  /** what the last answered check observed; null until one was answered */
-  state: WatchState | null;
-  lastCheckedAt: string | null;
-  nextCheckAt: string;
-  /** checks in a row that got no fresh answer */
-  failures: number;
-  createdAt: string;
-}
-
-export interface WatchHistoryEntry {
-  id: number;
-  watchId: string;
-  checkedAt: string;
-  state: WatchState;
-  previous: PreviousAttributes | null;
-}
-
-/** A keyset position in a list ordered by creation: the last item's (created_at, id). */
-export interface ListCursor {
-  createdAt: string;
-  id: string;
-}
-
-/** An event to deliver to the account's endpoint, if it has an enabled one when this commits. */
-export interface WebhookEventInput {
-  id: string;
-  type: string;
-  body: string;
-}
+import type { DueDelivery, ListCursor, Watch, WatchHistoryEntry, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventInput } from '../domain/watch-entities.ts';
 
 /** One check to commit: the entry's new state, its history row and the events it raises, together. */
 export interface WatchCheckCommit {
@@ -72,47 +37,6 @@ export interface WatchStore {
   commitCheck(c: WatchCheckCommit): Promise<boolean>;
   /** No fresh answer: count the failure, set the retry time, release the lease (if still held). */
   postpone(watchId: string, holder: string, failures: number, nextCheckAt: string): Promise<void>;
-}
-
-export interface WebhookEndpoint {
-  accountId: string;
-  url: string;
-  secret: string;
-  createdAt: string;
-  updatedAt: string;
-  disabledAt: string | null;
-  disabledReason: string | null;
-}
-
-export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'abandoned';
-
-export interface WebhookAttempt {
-  attempt: number;
-  at: string;
-  url: string;
-  status: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-export interface WebhookDelivery {
-  id: string;
-  accountId: string;
-  type: string;
-  body: string;
-  state: DeliveryState;
-  attempts: number;
-  nextAttemptAt: string | null;
-  lastStatus: number | null;
-  lastError: string | null;
-  createdAt: string;
-  finishedAt: string | null;
-}
-
-/** A claimed delivery with where it goes now (endpoints can change while a delivery waits). */
-export interface DueDelivery extends WebhookDelivery {
-  url: string;
-  secret: string;
 }
 
 export interface AttemptOutcome {

@@ -4,10 +4,8 @@
 // transaction, so a check's state, history row and events land together or not at all.
 import type { Sql } from './sql.ts';
 import { attemptsByDelivery, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
-import type {
-  AttemptOutcome, DueDelivery, ListCursor, Watch, WatchCheckCommit, WatchHistoryEntry, WatchStore, WebhookAttempt, WebhookDelivery, WebhookEndpoint,
-  WebhookEventInput, WebhookStore,
-} from './watch-store.ts';
+import type { AttemptOutcome, WatchCheckCommit, WatchStore, WebhookStore } from './watch-store.ts';
+import type { DueDelivery, ListCursor, Watch, WatchHistoryEntry, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventInput } from '../domain/watch-entities.ts';
 import { num } from './rows.ts';
 
 /** Queues an event for the account's enabled endpoint, in the caller's transaction; false without one. */

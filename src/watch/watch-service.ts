@@ -9,7 +9,7 @@ import { nextCheckAt, retryAt } from '../domain/watch.ts';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
-import type { ListCursor, Watch, WatchHistoryEntry } from '../store/watch-store.ts';
+import type { ListCursor, Watch, WatchHistoryEntry } from '../domain/watch-entities.ts';
 import type { WatchChecker } from './watch-checker.ts';
 
 export interface WatchInput {

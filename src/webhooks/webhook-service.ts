@@ -4,7 +4,7 @@ import { newSigningSecret } from '../domain/webhook.ts';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
-import type { ListCursor, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../store/watch-store.ts';
+import type { ListCursor, WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../domain/watch-entities.ts';
 import { watchPlan } from '../watch/watch-service.ts';
 import { webhookUrlProblem, type OutboundPolicy } from './outbound.ts';
 

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { checkDigitOf } from '../../src/domain/bizno.ts';
-import type { Watch } from '../../src/store/watch-store.ts';
+import type { Watch } from '../../src/domain/watch-entities.ts';
 import { describeEachStore, useFreshStore } from '../helpers/stores.ts';
 
 const at = '2026-11-24T00:00:00.000Z';

@@ -1,5 +1,5 @@
-// Storage of the watch list and of webhooks: the interfaces both engines implement
-// (watches-sqlite.ts, watches-postgres.ts) and pass one contract suite with.
+// Storage of the watch list and of webhooks: the operations one implementation (watches.ts)
+// offers both engines, checked by one contract suite.
 import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
 import type { DueDelivery, ListCursor, Watch, WatchHistoryEntry, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventInput } from '../domain/watch-entities.ts';
 

@@ -8,7 +8,7 @@ import { consolePlugin } from '../console/console-app.ts';
 import { RouteInventory } from '../http/route-inventory.ts';
 import { createRegistry, createStatusService } from '../registry/status-service.ts';
 import type { StatusService } from '../domain/status.ts';
-import { withAuthCache } from '../store/auth-cache.ts';
+import { withAuthCache } from '../accounts/auth-cache.ts';
 import { openStore } from '../store/open.ts';
 import { createAddressService } from '../addresses/address-service.ts';
 import type { AddressDirectory } from '../domain/address/types.ts';

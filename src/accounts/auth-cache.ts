@@ -4,9 +4,9 @@
 // server) take effect within the TTL.
 import type { Account, ApiKeyRecord } from '../domain/account.ts';
 import type { PlanName } from '../domain/plans.ts';
-import type { AccountStore } from './account-store.ts';
-import type { KeyStore } from './key-store.ts';
-import { withStores, type Store } from './store.ts';
+import type { AccountStore } from '../store/account-store.ts';
+import type { KeyStore } from '../store/key-store.ts';
+import { withStores, type Store } from '../store/store.ts';
 
 type Found = { account: Account; key: ApiKeyRecord } | null;
 

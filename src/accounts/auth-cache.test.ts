@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { withAuthCache } from './auth-cache.ts';
-import { SqliteStore } from './sqlite.ts';
+import { SqliteStore } from '../store/sqlite.ts';
 
 async function setup() {
   const inner = new SqliteStore(':memory:');

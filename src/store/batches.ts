@@ -152,11 +152,9 @@ export class SqlBatchStore implements BatchStore {
   }
 
   async cachedGroups(jobId: string, chunkNo: number): Promise<unknown[][] | null> {
-    const has = await this.#sql.get('SELECT lookups IS NOT NULL AS has FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ?', [jobId, chunkNo]);
-    if (!has?.has) return null;
     // each record less its number is the template alike answers share; a record that names
     // another number gets none (not usable). The JSON functions are each engine's own.
-    return this.#sql.arrays(
+    const groups =
       this.#sql.dialect === 'postgres'
         ? `SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END, s.source, s.checked_at, s.expires_at, count(*), jsonb_agg(DISTINCT l.value)::text
              FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
@@ -168,9 +166,15 @@ export class SqlBatchStore implements BatchStore {
              FROM batch_chunk_rows c, json_each(c.lookups) l
              LEFT JOIN status_cache s ON s.b_no = l.value
             WHERE c.job_id = ? AND c.chunk_no = ?
-            GROUP BY 1, 2, 3, 4`,
-      [jobId, chunkNo],
+            GROUP BY 1, 2, 3, 4`;
+    // one round trip: a marker row (-1 rows) says whether the chunk has lookups at all (an empty list is still some)
+    const rows = await this.#sql.arrays(
+      `SELECT NULL, NULL, NULL, NULL, -1, NULL FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ? AND lookups IS NOT NULL
+       UNION ALL SELECT * FROM (${groups}) g`,
+      [jobId, chunkNo, jobId, chunkNo],
     );
+    const isMarker = (row: unknown[]) => Number(row[4]) === -1;
+    return rows.some(isMarker) ? rows.filter((row) => !isMarker(row)) : null;
   }
 
   async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {

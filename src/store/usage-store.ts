@@ -35,26 +35,38 @@ export class UsageStore {
    * Exact under concurrency from any number of processes: either all `n` are granted or none.
    */
   async reserve(accountId: string, month: string, n: number, limit: number): Promise<Reservation> {
-    if (n > 0 && n <= limit) {
-      // one statement: the conflicting row is locked and the WHERE re-evaluated on its latest
-      // version, so concurrent reservations serialise on it exactly
-      const r = await this.#sql.get(
-        `INSERT INTO usage_months (account_id, month, used) VALUES (?, ?, ?)
-         ON CONFLICT (account_id, month) DO UPDATE SET used = usage_months.used + excluded.used
-          WHERE usage_months.used + excluded.used <= ?
-         RETURNING used`,
-        [accountId, month, n, limit],
-      );
-      if (r) return { granted: true, used: Number(r.used) };
-    }
+    const used = await this.#addIfWithin(accountId, month, n, limit);
+    if (used !== null) return { granted: true, used };
     return { granted: n === 0, used: (await this.get(accountId, month)).used };
+  }
+
+  /**
+   * Adds all `n` if that stays within `limit`, in one statement: the conflicting row is locked and
+   * the WHERE re-evaluated on its latest version, so concurrent reservations serialise on it
+   * exactly. The month's count after, or null when they did not fit.
+   */
+  async #addIfWithin(accountId: string, month: string, n: number, limit: number): Promise<number | null> {
+    if (n <= 0 || n > limit) return null;
+    const r = await this.#sql.get(
+      `INSERT INTO usage_months (account_id, month, used) VALUES (?, ?, ?)
+       ON CONFLICT (account_id, month) DO UPDATE SET used = usage_months.used + excluded.used
+        WHERE usage_months.used + excluded.used <= ?
+       RETURNING used`,
+      [accountId, month, n, limit],
+    );
+    return r ? Number(r.used) : null;
   }
 
   /**
    * Atomically adds as many of `n` lookups as fit within `limit` (possibly none) and says how
    * many that was. Lets many concurrent single lookups share one write (see Quota).
    */
-  reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }> {
+  async reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }> {
+    // far from the limit (nearly always) all of them fit: one statement, no transaction; this is
+    // every POST /verify's write, and a transaction's round trips held the row lock for longer
+    const whole = await this.#addIfWithin(accountId, month, n, limit);
+    if (whole !== null) return { granted: n, used: whole };
+    // at the limit: lock the counter and grant what fits
     return this.#sql.tx(async (t) => {
       const before = await lockUsage(t, accountId, month);
       const granted = grantUpTo(before.used, n, limit);

@@ -47,11 +47,14 @@ const noRegistry: Registry = {
 };
 const noAssess = { assess: () => Promise.reject(new Error('no row here is scored')) } as unknown as AssessService;
 
-/** cache entries: fresh ones of three statuses and an odd record, an expired one, one of the other registry */
+/** A record whose text does not start with its number (our writer puts it first; another need not). */
+const numberLast = ({ b_no, ...rest }: NtsRecord): NtsRecord => ({ ...rest, b_no });
+
+/** cache entries: fresh ones of three statuses (one spelled with its number last) and an odd record, an expired one, one of the other registry */
 const entries: CachedStatus[] = [
   { record: record(valid(1), 'active'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
   { record: record(valid(2), 'suspended'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
-  { record: record(valid(3), 'closed'), source: 'sandbox', checkedAt: iso(-120_000), expiresAt: iso(3_600_000) },
+  { record: numberLast(record(valid(3), 'closed')), source: 'sandbox', checkedAt: iso(-120_000), expiresAt: iso(3_600_000) },
   { record: record(valid(4), 'odd'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
   { record: record(valid(5), 'active'), source: 'sandbox', checkedAt: iso(-7_200_000), expiresAt: iso(-1) },
   { record: record(valid(6), 'active'), source: 'nts', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },

@@ -6,6 +6,7 @@ import { PRIOR_MODEL } from '../domain/model/prior.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
 import type { Store } from '../store/store.ts';
 import { fitInWorker, runFit, type FitRequest, type FitResult } from './refit-worker.ts';
+import { PollingLoop } from './polling-loop.ts';
 
 export interface RefitOptions {
   store: Store;
@@ -33,8 +34,8 @@ const LEASE_TTL_MS = 10 * 60_000;
 export class ModelRefitter {
   readonly #o: Required<Omit<RefitOptions, 'log'>> & Pick<RefitOptions, 'log'>;
   readonly #holder = `refit_${randomBytes(6).toString('hex')}`;
-  #timer: NodeJS.Timeout | undefined;
   #running: Promise<RefitOutcome> | undefined;
+  readonly #loop: PollingLoop;
 
   constructor(opts: RefitOptions) {
     this.#o = {
@@ -46,15 +47,19 @@ export class ModelRefitter {
       now: () => new Date(),
       ...opts,
     };
+    // a check, then the next one after checkEveryMs: a fit is never followed by another at once
+    this.#loop = new PollingLoop('model refit', async () => (await this.runOnce(), false), {
+      pollMs: this.#o.checkEveryMs,
+      ...(opts.log ? { log: opts.log } : {}),
+    });
   }
 
   start(): void {
-    this.#timer = setInterval(() => void this.runOnce().catch((err: unknown) => this.#o.log?.error({ err }, 'model refit failed')), this.#o.checkEveryMs);
-    this.#timer.unref();
+    this.#loop.start();
   }
 
   async stop(): Promise<void> {
-    clearInterval(this.#timer);
+    await this.#loop.stop();
     await this.#running?.catch(() => undefined);
   }
 

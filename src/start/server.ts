@@ -29,6 +29,7 @@ import { buildOpsApp } from '../api/ops-app.ts';
 import { Metrics } from '../metrics/metrics.ts';
 import { chunkCommits, observedStatus } from '../metrics/instrument.ts';
 import { openUpstreamBudget } from './budget.ts';
+import { PollingLoop } from '../jobs/polling-loop.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -74,10 +75,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   // uploads a crashed process left half-written are invisible; clear them out now and whenever
   // a lease runs out, so a dead upload's chunks do not wait for the next restart
   await batch.sweepDeadUploads();
-  const uploadSweep = setInterval(() => {
-    batch.sweepDeadUploads().catch((err: unknown) => log.warn({ err }, 'sweeping dead uploads failed'));
-  }, config.batch.uploadLeaseMs);
-  uploadSweep.unref();
+  const uploadSweep = new PollingLoop('upload sweep', async () => (await batch.sweepDeadUploads(), false), { pollMs: config.batch.uploadLeaseMs, log });
+  uploadSweep.start();
   const checker = new WatchChecker({ status, assess, now, onError: (err) => log.warn({ err }, 'assessing a watched business failed; its check is postponed') });
   const deliverer = new WebhookDeliverer({
     store,
@@ -130,7 +129,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   try {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
-    clearInterval(uploadSweep);
+    await uploadSweep.stop();
     await Promise.allSettled([app.close(), status.close(), directory.close(), store.close(), budget?.close(), batch.close()]);
     throw err;
   }
@@ -147,9 +146,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const stop = () =>
     (stopping ??= (async () => {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
-      clearInterval(uploadSweep);
       await Promise.race([app.close(), grace]);
-      await Promise.all([refitter.stop(), worker.stop(), scheduler.stop(), deliverer.stop()]);
+      await Promise.all([uploadSweep.stop(), refitter.stop(), worker.stop(), scheduler.stop(), deliverer.stop()]);
       await Promise.allSettled([status.close(), directory.close(), budget?.close(), batch.close()]);
       await store.close();
     })());

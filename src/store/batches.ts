@@ -161,7 +161,11 @@ export class SqlBatchStore implements BatchStore {
              LEFT JOIN status_cache s ON s.b_no = l.value
             WHERE c.job_id = ? AND c.chunk_no = ?
             GROUP BY 1, 2, 3, 4`
-        : `SELECT CASE WHEN json_extract(s.record, '$.b_no') = s.b_no THEN json_remove(s.record, '$.b_no') END,
+        : // the record as our writer spells it (its number first) is cut by text; any other
+          // spelling goes through SQLite's JSON functions, slower but as correct
+          `SELECT CASE WHEN substr(s.record, 1, 9) = '{"b_no":"' AND substr(s.record, 10, 10) = s.b_no AND substr(s.record, 20, 2) = '",'
+                       THEN '{' || substr(s.record, 22)
+                       WHEN json_extract(s.record, '$.b_no') = s.b_no THEN json_remove(s.record, '$.b_no') END,
                   s.source, s.checked_at, s.expires_at, count(*), json_group_array(DISTINCT l.value)
              FROM batch_chunk_rows c, json_each(c.lookups) l
              LEFT JOIN status_cache s ON s.b_no = l.value
@@ -173,7 +177,6 @@ export class SqlBatchStore implements BatchStore {
        UNION ALL SELECT * FROM (${groups}) g`,
       [jobId, chunkNo, jobId, chunkNo],
     );
-    const isMarker = (row: unknown[]) => Number(row[4]) === -1;
     return rows.some(isMarker) ? rows.filter((row) => !isMarker(row)) : null;
   }
 
@@ -232,6 +235,9 @@ export class SqlBatchStore implements BatchStore {
     return rows.map((r) => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), rows: r.rows, output: r.output, columns: r.columns }));
   }
 }
+
+/** cachedGroups' marker row: the chunk has lookups */
+const isMarker = (row: unknown[]): boolean => Number(row[4]) === -1;
 
 /** Adds a chunk's rows by status and grade to the job's counts, in one statement. */
 async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {

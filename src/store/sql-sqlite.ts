@@ -59,8 +59,8 @@ export class SqliteSql implements Sql {
     };
   }
 
-  /** A prepared statement (SQLite's text), for the few loops that run one statement many times. */
-  prepare(sql: string): StatementSync {
+  /** A prepared statement, in SQLite's text, made once per statement text. */
+  #prepare(sql: string): StatementSync {
     let s = this.#stmts.get(sql);
     if (!s) {
       s = this.raw.prepare(text(sql));
@@ -74,15 +74,15 @@ export class SqliteSql implements Sql {
   }
 
   #all(sql: string, params: readonly unknown[]): Row[] {
-    return this.prepare(sql).all(...bind(params));
+    return this.#prepare(sql).all(...bind(params));
   }
 
   #get(sql: string, params: readonly unknown[]): Row | undefined {
-    return this.prepare(sql).get(...bind(params));
+    return this.#prepare(sql).get(...bind(params));
   }
 
   #run(sql: string, params: readonly unknown[]): number {
-    return Number(this.prepare(sql).run(...bind(params)).changes);
+    return Number(this.#prepare(sql).run(...bind(params)).changes);
   }
 
   #arraysOf(sql: string, params: readonly unknown[]): unknown[][] {

@@ -47,6 +47,16 @@ describe('two schedulers on one PostgreSQL', () => {
   test('each due entry is checked once per interval and each closure notified once', async () => {
     const key = (await a.account('business')).apiKey;
     await call(a.url, 'PUT', '/webhook', { key, body: { url: receiver.url } });
+    /** Waits (bounded) until the account has `n` deliveries and every one is delivered. */
+    const delivered = async (n: number): Promise<void> => {
+      const deadline = Date.now() + 20_000;
+      for (;;) {
+        const page = (await call(a.url, 'GET', '/webhook/deliveries?limit=100', { key })).body.data as { state: string }[];
+        if (page.length >= n && page.every((d) => d.state === 'delivered')) return;
+        if (Date.now() > deadline) throw new Error(`deliveries not settled: ${JSON.stringify(page.map((d) => d.state))}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+    };
     const ids: string[] = [];
     let closures = 0;
     for (let i = 0; i < N; i++) {
@@ -74,6 +84,10 @@ describe('two schedulers on one PostgreSQL', () => {
         return checked;
       }));
       assert.equal(rounds.reduce((x, y) => x + y, 0), N, `interval ${interval}: every entry checked exactly once`);
+      // the first interval's events delivered before the clock jumps a day: a delivery still in
+      // flight would see its lease (minutes, on this clock) long expired, and the other
+      // deliverer would rightly send it again — at-least-once, but not what this test counts
+      if (interval === 0) await delivered(2 * closures);
     }
     await receiver.waitFor(2 * closures, 20_000);
     // give a double delivery the chance to show up

@@ -46,7 +46,7 @@ CREATE TABLE IF NOT EXISTS batch_rows (
   features    jsonb,
   address_key text,
   PRIMARY KEY (job_id, row_id)
-);
+) /*[sqlite] WITHOUT ROWID*/;
 
 CREATE TABLE IF NOT EXISTS batch_chunks (
   job_id           text NOT NULL REFERENCES batch_jobs (id) ON DELETE CASCADE,
@@ -70,7 +70,7 @@ CREATE TABLE IF NOT EXISTS batch_numbers (
   answer   jsonb,
   refunded boolean NOT NULL,
   PRIMARY KEY (job_id, b_no)
-);
+) /*[sqlite] WITHOUT ROWID*/;
 
 CREATE TABLE IF NOT EXISTS batch_counts (
   job_id text NOT NULL REFERENCES batch_jobs (id) ON DELETE CASCADE,

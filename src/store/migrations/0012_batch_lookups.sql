@@ -3,4 +3,4 @@
 -- name). Such a chunk's answers can be read from the status cache in one statement
 -- (BatchStore.cachedGroups) without reading its rows. NULL: a row is scored, or the chunk was
 -- stored before this column existed; those chunks are processed row by row as before.
-ALTER TABLE batch_chunk_rows ADD COLUMN lookups TEXT;
+ALTER TABLE batch_chunk_rows ADD COLUMN /*[postgres] IF NOT EXISTS*/ lookups jsonb;

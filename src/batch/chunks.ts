@@ -1,7 +1,8 @@
 // A job's chunks as batch/ works with them: rows and outputs decoded, completions encoded, on
 // top of the store, which keeps only their text (see chunk-codec.ts).
 import type { BatchRowInput, ChunkCompletion, ChunkLease, StoredChunk } from '../domain/batch.ts';
-import type { BatchStore, CompleteOutcome } from '../store/batch-store.ts';
+import type { CompleteOutcome } from '../store/batch-store.ts';
+import type { BatchStore } from '../store/batches.ts';
 import { batchDoneEvent } from './batch-events.ts';
 import type { CachedGroup } from './cached-chunk.ts';
 import { chunkText, decodeChunk, decodeRows, encodeOutput, toCachedGroup } from './chunk-codec.ts';

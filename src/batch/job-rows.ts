@@ -4,7 +4,7 @@
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { buildVerification, statusFromNts, type BizStatus, type Verification } from '../domain/verification.ts';
 import type { StatusAnswer } from '../domain/status.ts';
-import type { BatchStore } from '../store/batch-store.ts';
+import type { BatchStore } from '../store/batches.ts';
 import type { BatchRow, BatchRowInput, ChunkOutput, StoredChunk } from '../domain/batch.ts';
 import { chunksAfter } from './chunks.ts';
 

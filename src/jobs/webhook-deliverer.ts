@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { nextAttemptAt, signWebhook } from '../domain/webhook.ts';
 import type { Store } from '../store/store.ts';
-import type { AttemptOutcome } from '../store/watch-store.ts';
+import type { AttemptOutcome } from '../store/watches.ts';
 import type { DueDelivery } from '../domain/watch-entities.ts';
 import { postJson, type OutboundPolicy, type PostOutcome } from '../webhooks/outbound.ts';
 import { PollingLoop, type Logger } from './polling-loop.ts';

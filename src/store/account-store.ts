@@ -2,7 +2,7 @@
 import type { Account } from '../domain/account.ts';
 import type { PlanName } from '../domain/plans.ts';
 import { num, toAccount } from './rows.ts';
-import { isUniqueViolation, type Sql } from './sql.ts';
+import { isUniqueViolation, OverSql, type Sql } from './sql.ts';
 
 export class StoreConflict extends Error {
   override name = 'StoreConflict';
@@ -27,32 +27,27 @@ export interface AccountStore {
   setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null>;
 }
 
-export class SqlAccountStore implements AccountStore {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
+export class SqlAccountStore extends OverSql implements AccountStore {
   create(a: Account): Promise<void> {
-    return insertAccount(this.#sql, a);
+    return insertAccount(this.sql, a);
   }
 
   async get(accountId: string): Promise<Account | null> {
-    const r = await this.#sql.get('SELECT * FROM accounts WHERE id = ?', [accountId]);
+    const r = await this.sql.get('SELECT * FROM accounts WHERE id = ?', [accountId]);
     return r ? toAccount(r) : null;
   }
 
   async count(): Promise<number> {
-    return num(await this.#sql.get('SELECT count(*) AS n FROM accounts'));
+    return num(await this.sql.get('SELECT count(*) AS n FROM accounts'));
   }
 
   async setPlan(accountId: string, plan: PlanName): Promise<Account | null> {
-    const r = await this.#sql.get('UPDATE accounts SET plan = ? WHERE id = ? RETURNING *', [plan, accountId]);
+    const r = await this.sql.get('UPDATE accounts SET plan = ? WHERE id = ? RETURNING *', [plan, accountId]);
     return r ? toAccount(r) : null;
   }
 
   async setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null> {
-    const r = await this.#sql.get('UPDATE accounts SET quota_limit = ? WHERE id = ? RETURNING *', [limit, accountId]);
+    const r = await this.sql.get('UPDATE accounts SET quota_limit = ? WHERE id = ? RETURNING *', [limit, accountId]);
     return r ? toAccount(r) : null;
   }
 }

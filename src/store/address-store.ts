@@ -2,25 +2,7 @@
 // 도로명주소 DB files. One implementation for both engines passes address-store.test.ts. Every finder returns at most `limit` rows, best first.
 import type { DirectoryEntry } from '../domain/address/types.ts';
 import { num } from './rows.ts';
-import type { Sql } from './sql.ts';
-
-export interface AddressStore {
-  /**
-   * Inserts or replaces entries by buildingId; any number per call, written in batches, each batch
-   * atomically. The same buildingId twice in one call keeps the last.
-   */
-  upsertEntries(entries: readonly DirectoryEntry[]): Promise<void>;
-  /**
-   * Buildings on a road. null sigungu: in any 시군구 (the caller filters); null main: any number on
-   * the road; null sub: any 부번, 0 (the main building) first.
-   */
-  findByRoad(sigungu: string | null, roadName: string, main: number | null, sub: number | null, limit: number): Promise<DirectoryEntry[]>;
-  /** Buildings on a road of that name, within one 시도 when given. */
-  findByRoadName(roadName: string, sido: string | null, limit: number): Promise<DirectoryEntry[]>;
-  /** Buildings on a lot. `dong` is the 법정동/읍/면 or the 법정리 as written; null sub: any 부번. */
-  findByJibun(sido: string | null, sigungu: string | null, dong: string, main: number, sub: number | null, limit: number): Promise<DirectoryEntry[]>;
-  count(): Promise<number>;
-}
+import { OverSql } from './sql.ts';
 
 /**
  * Rows per transaction / statement. A commit rewrites every index page the batch touched, so on
@@ -79,25 +61,24 @@ const columnsOf = (e: DirectoryEntry): unknown[] => [
   e.buildingMain, e.buildingSub, e.jibunMountain, e.jibunMain, e.jibunSub, e.buildingName, e.roadAddress,
 ];
 
-export class SqlAddressStore implements AddressStore {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
+export class AddressStore extends OverSql {
   async #select(where: string[], order: string, params: unknown[], limit: number): Promise<DirectoryEntry[]> {
     const sql = `SELECT ${ADDRESS_COLUMNS} FROM address_directory WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`;
-    return (await this.#sql.all(sql, [...params, Math.max(0, limit)])).map(addressRowToEntry);
+    return (await this.sql.all(sql, [...params, Math.max(0, limit)])).map(addressRowToEntry);
   }
 
+  /**
+   * Inserts or replaces entries by buildingId; any number per call, written in batches, each batch
+   * atomically. The same buildingId twice in one call keeps the last.
+   */
   async upsertEntries(entries: readonly DirectoryEntry[]): Promise<void> {
     for (const b of inBatches(lastPerBuilding(entries))) {
-      if (this.#sql.dialect === 'postgres') {
+      if (this.sql.dialect === 'postgres') {
         // one statement per batch: fifteen arrays are fifteen parameters whatever the row count, so
         // the 65,535-parameter limit of multi-row VALUES never applies; an unchanged row is left
         // alone, so a monthly re-import writes (and bloats) only what changed
         const columns = b.map(columnsOf);
-        await this.#sql.run(
+        await this.sql.run(
           `INSERT INTO address_directory (${ADDRESS_COLUMNS})
            SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[],
              ?::int[], ?::int[], ?::boolean[], ?::int[], ?::int[], ?::text[], ?::text[])
@@ -108,7 +89,7 @@ export class SqlAddressStore implements AddressStore {
       }
       // the embedded store: a prepared statement per row, one transaction per batch (a commit per
       // row would make an import take hours)
-      await this.#sql.tx(async (t) => {
+      await this.sql.tx(async (t) => {
         for (const e of b) {
           await t.run(`INSERT INTO address_directory (${ADDRESS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${UPDATE_CHANGED}`, columnsOf(e));
         }
@@ -116,6 +97,10 @@ export class SqlAddressStore implements AddressStore {
     }
   }
 
+  /**
+   * Buildings on a road. null sigungu: in any 시군구 (the caller filters); null main: any number on
+   * the road; null sub: any 부번, 0 (the main building) first.
+   */
   findByRoad(sigungu: string | null, roadName: string, main: number | null, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
     // conditions are left out rather than written "? IS NULL OR ...", which would hide the index
     const where = ['road_name = ?'];
@@ -126,6 +111,7 @@ export class SqlAddressStore implements AddressStore {
     return this.#select(where, 'building_main, building_sub, underground, building_id', params, limit);
   }
 
+  /** Buildings on a road of that name, within one 시도 when given. */
   findByRoadName(roadName: string, sido: string | null, limit: number): Promise<DirectoryEntry[]> {
     const where = ['road_name = ?'];
     const params: unknown[] = [roadName];
@@ -133,6 +119,7 @@ export class SqlAddressStore implements AddressStore {
     return this.#select(where, 'sigungu, building_main, building_sub, building_id', params, limit);
   }
 
+  /** Buildings on a lot. `dong` is the 법정동/읍/면 or the 법정리 as written; null sub: any 부번. */
   findByJibun(sido: string | null, sigungu: string | null, dong: string, main: number, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
     // each arm of the OR matches one index whole (two index lookups on SQLite, a BitmapOr on
     // PostgreSQL); "ri <> ''" is spelled out because only then may the partial index be used
@@ -146,6 +133,6 @@ export class SqlAddressStore implements AddressStore {
   }
 
   async count(): Promise<number> {
-    return num(await this.#sql.get('SELECT count(*) AS n FROM address_directory'));
+    return num(await this.sql.get('SELECT count(*) AS n FROM address_directory'));
   }
 }

@@ -8,10 +8,10 @@ import type { StatusAnswer } from '../domain/status.ts';
 import { chargeJob, splitRefund } from '../domain/charges.ts';
 import { afterChunk } from '../domain/job-progress.ts';
 import type { BatchJob, ChunkLease, NumberOutcome, SharedNumber, Tally } from '../domain/batch.ts';
-import type { BatchStore, ChunkCommit, ChunkText, CompleteOutcome, FinalizeOptions, FinalizeOutcome, StoredChunkText } from './batch-store.ts';
+import type { ChunkCommit, ChunkText, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NewJob, StoredChunkText } from './batch-store.ts';
 import { toJob, toLease } from './batch-rows.ts';
 import { json } from './rows.ts';
-import { listTable, type Sql } from './sql.ts';
+import { listTable, OverSql, type Sql } from './sql.ts';
 import { enqueueEvent } from './watches.ts';
 import { addUsage, lockUsage, takeBackUsage } from './usage-store.ts';
 
@@ -37,32 +37,39 @@ async function countsOf(sql: Sql, jobId: string): Promise<Tally> {
   return out;
 }
 
-export class SqlBatchStore implements BatchStore {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
-  async createJob(j: Parameters<BatchStore['createJob']>[0]): Promise<void> {
-    await this.#sql.run(
+export class BatchStore extends OverSql {
+  /** A job in state 'uploading', invisible but to its Idempotency-Key, leased to its uploader until `uploadLeaseUntil`. */
+  async createJob(j: NewJob): Promise<void> {
+    await this.sql.run(
       `INSERT INTO batch_jobs (id, account_id, status, filename, file_kind, columns, chosen, offline, paid, month, idempotency_key, fingerprint, created_at, upload_lease_until)
        VALUES (?, ?, 'uploading', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [j.id, j.accountId, j.filename, j.fileKind, JSON.stringify(j.columns), JSON.stringify(j.chosen), j.offline, j.paid, j.month, j.idempotencyKey, j.fingerprint, j.createdAt, j.uploadLeaseUntil],
     );
   }
 
+  /** Extends an upload's lease; false when the job is no longer uploading (swept, or finalized). */
   async renewUpload(jobId: string, until: string): Promise<boolean> {
-    return (await this.#sql.run("UPDATE batch_jobs SET upload_lease_until = ? WHERE id = ? AND status = 'uploading'", [until, jobId])) > 0;
+    return (await this.sql.run("UPDATE batch_jobs SET upload_lease_until = ? WHERE id = ? AND status = 'uploading'", [until, jobId])) > 0;
   }
 
+  /**
+   * Stores rows firstRow..lastRow of an uploading job as chunk `chunkNo` (rows in order, none
+   * missing), encoded by batch/chunk-codec.ts.
+   */
   async appendChunk(jobId: string, chunkNo: number, c: ChunkText): Promise<void> {
-    await this.#sql.run('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows, lookups) VALUES (?, ?, ?, ?, ?, ?::jsonb)', [
+    await this.sql.run('INSERT INTO batch_chunk_rows (job_id, chunk_no, first_row, last_row, rows, lookups) VALUES (?, ?, ?, ?, ?, ?::jsonb)', [
       jobId, chunkNo, c.firstRow, c.lastRow, c.rows, c.lookups,
     ]);
   }
 
+  /**
+   * In one transaction: charges the job's distinct numbers to the month (unless `charge` is
+   * false) — all within the limit, or with the excess as overage when `paid`, or nothing and
+   * { ok: false } — records its shared numbers, creates a chunk for each appended one (same
+   * numbers and rows) and queues the job.
+   */
   finalizeJob(jobId: string, o: FinalizeOptions): Promise<FinalizeOutcome> {
-    return this.#sql.tx(async (t): Promise<FinalizeOutcome> => {
+    return this.sql.tx(async (t): Promise<FinalizeOutcome> => {
       const job = await lockJob(t, jobId);
       let charged = 0;
       let overage = 0;
@@ -96,41 +103,47 @@ export class SqlBatchStore implements BatchStore {
     });
   }
 
+  /** Deletes a job and everything of it (a failed upload, a refused job). */
   async discardJob(jobId: string): Promise<void> {
-    await this.#sql.run('DELETE FROM batch_jobs WHERE id = ?', [jobId]);
+    await this.sql.run('DELETE FROM batch_jobs WHERE id = ?', [jobId]);
   }
 
+  /** Deletes uploads whose lease ran out before `now` (their process died), chunks and all; returns how many. */
   sweepUploads(now: string): Promise<number> {
-    return this.#sql.run("DELETE FROM batch_jobs WHERE status = 'uploading' AND upload_lease_until < ?", [now]);
+    return this.sql.run("DELETE FROM batch_jobs WHERE status = 'uploading' AND upload_lease_until < ?", [now]);
   }
 
+  /** The account's job (uploads in progress are not jobs yet); null for another account's. */
   async getJob(accountId: string, jobId: string): Promise<BatchJob | null> {
-    const r = await this.#sql.get("SELECT * FROM batch_jobs WHERE id = ? AND account_id = ? AND status <> 'uploading'", [jobId, accountId]);
+    const r = await this.sql.get("SELECT * FROM batch_jobs WHERE id = ? AND account_id = ? AND status <> 'uploading'", [jobId, accountId]);
     return r ? toJob(r) : null;
   }
 
+  /** A job whoever's it is: for the worker holding one of its chunks, operators and tests. */
   async jobById(jobId: string): Promise<BatchJob | null> {
-    const r = await this.#sql.get("SELECT * FROM batch_jobs WHERE id = ? AND status <> 'uploading'", [jobId]);
+    const r = await this.sql.get("SELECT * FROM batch_jobs WHERE id = ? AND status <> 'uploading'", [jobId]);
     return r ? toJob(r) : null;
   }
 
   async findJobByIdempotencyKey(accountId: string, key: string): Promise<BatchJob | null> {
-    const r = await this.#sql.get('SELECT * FROM batch_jobs WHERE account_id = ? AND idempotency_key = ?', [accountId, key]);
+    const r = await this.sql.get('SELECT * FROM batch_jobs WHERE account_id = ? AND idempotency_key = ?', [accountId, key]);
     return r ? toJob(r) : null;
   }
 
+  /** Newest first; `before` (a job's created_at and id) continues a listing after that job. */
   async listJobs(accountId: string, limit: number, before?: { createdAt: string; id: string }): Promise<BatchJob[]> {
     const rows = before
-      ? await this.#sql.all(
+      ? await this.sql.all(
           "SELECT * FROM batch_jobs WHERE account_id = ? AND status <> 'uploading' AND (created_at, id) < (?::timestamptz, ?) ORDER BY created_at DESC, id DESC LIMIT ?",
           [accountId, before.createdAt, before.id, limit],
         )
-      : await this.#sql.all("SELECT * FROM batch_jobs WHERE account_id = ? AND status <> 'uploading' ORDER BY created_at DESC, id DESC LIMIT ?", [accountId, limit]);
+      : await this.sql.all("SELECT * FROM batch_jobs WHERE account_id = ? AND status <> 'uploading' ORDER BY created_at DESC, id DESC LIMIT ?", [accountId, limit]);
     return rows.map(toJob);
   }
 
+  /** Leases the oldest pending (or expired) chunk of any job; marks its job processing. */
   claimChunk(holder: string, leaseMs: number, now: Date): Promise<ChunkLease | null> {
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       const r = await t.get(
         `UPDATE batch_chunks SET state = 'leased', holder = ?, lease_expires_at = ?, attempts = attempts + 1
           WHERE (job_id, chunk_no) = (
@@ -146,16 +159,23 @@ export class SqlBatchStore implements BatchStore {
     });
   }
 
+  /** A chunk's rows as stored and the job's columns; null when there is no such chunk. */
   async chunkRows(jobId: string, chunkNo: number): Promise<{ rows: unknown; columns: unknown } | null> {
-    const r = await this.#sql.get('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND r.chunk_no = ?', [jobId, chunkNo]);
+    const r = await this.sql.get('SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND r.chunk_no = ?', [jobId, chunkNo]);
     return r ? { rows: r.rows, columns: r.columns } : null;
   }
 
+  /**
+   * The status-cache entries of a chunk's lookups, grouped by everything but the number, as rows
+   * [template, source, checked_at, expires_at, rows, numbers] (see src/batch/cached-chunk.ts);
+   * null when the chunk has scored rows (or was stored without its lookups). Numbers without an
+   * entry form a group with a null template.
+   */
   async cachedGroups(jobId: string, chunkNo: number): Promise<unknown[][] | null> {
     // each record less its number is the template alike answers share; a record that names
     // another number gets none (not usable). The JSON functions are each engine's own.
     const groups =
-      this.#sql.dialect === 'postgres'
+      this.sql.dialect === 'postgres'
         ? `SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END, s.source, s.checked_at, s.expires_at, count(*), jsonb_agg(DISTINCT l.value)::text
              FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
              LEFT JOIN status_cache s ON s.b_no = l.value
@@ -172,7 +192,7 @@ export class SqlBatchStore implements BatchStore {
             WHERE c.job_id = ? AND c.chunk_no = ?
             GROUP BY 1, 2, 3, 4`;
     // one round trip: a marker row (-1 rows) says whether the chunk has lookups at all (an empty list is still some)
-    const rows = await this.#sql.arrays(
+    const rows = await this.sql.arrays(
       `SELECT NULL, NULL, NULL, NULL, -1, NULL FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ? AND lookups IS NOT NULL
        UNION ALL SELECT * FROM (${groups}) g`,
       [jobId, chunkNo, jobId, chunkNo],
@@ -180,17 +200,24 @@ export class SqlBatchStore implements BatchStore {
     return rows.some(isMarker) ? rows.filter((row) => !isMarker(row)) : null;
   }
 
+  /** The state of these numbers among the job's shared numbers (numbers not shared are absent). */
   async sharedNumbers(jobId: string, bnos: readonly string[]): Promise<Map<string, SharedNumber>> {
     const out = new Map<string, SharedNumber>();
     if (bnos.length === 0) return out;
-    const rows = await this.#sql.all('SELECT b_no, answer, answered FROM batch_numbers WHERE job_id = ? AND b_no = ANY(?::text[])', [jobId, bnos]);
+    const rows = await this.sql.all('SELECT b_no, answer, answered FROM batch_numbers WHERE job_id = ? AND b_no = ANY(?::text[])', [jobId, bnos]);
     for (const r of rows) out.set(String(r.b_no), r.answered ? { answered: true, answer: r.answer == null ? null : json<StatusAnswer>(r.answer) } : { answered: false });
     return out;
   }
 
+  /**
+   * In one transaction, if `holder` still holds the lease: records the shared numbers' answers
+   * (those still unrecorded) and refunds what is marked — each number once per job —, stores the
+   * chunk's output, adds to the job's counts and progress, marks the chunk done and the job done
+   * when it was the last.
+   */
   async completeChunk(lease: ChunkLease, holder: string, done: ChunkCommit, now: Date): Promise<CompleteOutcome> {
     try {
-      return await this.#sql.tx((t) => this.#complete(t, lease, holder, done, now));
+      return await this.sql.tx((t) => this.#complete(t, lease, holder, done, now));
     } catch (err) {
       if (err instanceof SharedConflict) return { status: 'conflict', answers: err.answers };
       throw err;
@@ -221,11 +248,12 @@ export class SqlBatchStore implements BatchStore {
   }
 
   counts(jobId: string): Promise<Tally> {
-    return countsOf(this.#sql, jobId);
+    return countsOf(this.sql, jobId);
   }
 
+  /** Chunks in file order whose rows come after `afterRowId`, at most `limit` chunks. */
   async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunkText[]> {
-    const rows = await this.#sql.all(
+    const rows = await this.sql.all(
       `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output, j.columns FROM batch_chunk_rows r
          JOIN batch_jobs j ON j.id = r.job_id
          LEFT JOIN batch_chunks c ON c.job_id = r.job_id AND c.chunk_no = r.chunk_no

@@ -2,17 +2,12 @@
 // row was scored on (for refits).
 import type { LabelCounts, LabelRecord } from '../domain/label.ts';
 import { bool, json, num } from './rows.ts';
-import type { Sql } from './sql.ts';
+import { OverSql } from './sql.ts';
 
-export class LabelStore {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
+export class LabelStore extends OverSql {
   /** Records an outcome; labelling the same row again replaces it. */
   put(l: LabelRecord): Promise<{ replaced: boolean }> {
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       const existed = (await t.get('SELECT 1 AS x FROM labels WHERE account_id = ? AND job_id = ? AND row_id = ? FOR UPDATE', [l.accountId, l.jobId, l.rowId])) !== undefined;
       await t.run(
         `INSERT INTO labels (account_id, job_id, row_id, b_no, address_key, bounced, reason, features, model_version, created_at, updated_at)
@@ -28,7 +23,7 @@ export class LabelStore {
 
   /** The account's recorded outcomes for a business number and for an address. */
   async counts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts> {
-    const r = await this.#sql.get(
+    const r = await this.sql.get(
       `SELECT count(*) FILTER (WHERE b_no = ? AND bounced) AS bb,
               count(*) FILTER (WHERE b_no = ? AND NOT bounced) AS bd,
               count(*) FILTER (WHERE address_key = ? AND bounced) AS ab,
@@ -41,8 +36,8 @@ export class LabelStore {
 
   /** Labels recorded or changed after `since` (ISO), or all of them. */
   async count(since?: string): Promise<number> {
-    if (since) return num(await this.#sql.get('SELECT count(*) AS n FROM labels WHERE updated_at > ?', [since]));
-    return num(await this.#sql.get('SELECT count(*) AS n FROM labels'));
+    if (since) return num(await this.sql.get('SELECT count(*) AS n FROM labels WHERE updated_at > ?', [since]));
+    return num(await this.sql.get('SELECT count(*) AS n FROM labels'));
   }
 
   /**
@@ -50,7 +45,7 @@ export class LabelStore {
    * never scored (no name, so no features) say nothing about the model and are left out.
    */
   async forFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]> {
-    const rows = await this.#sql.all("SELECT account_id, features, bounced FROM labels WHERE features <> '{}'::jsonb ORDER BY updated_at DESC LIMIT ?", [limit]);
+    const rows = await this.sql.all("SELECT account_id, features, bounced FROM labels WHERE features <> '{}'::jsonb ORDER BY updated_at DESC LIMIT ?", [limit]);
     return rows.map((r) => ({ accountId: String(r.account_id), features: json<Record<string, number>>(r.features), bounced: bool(r.bounced) }));
   }
 }

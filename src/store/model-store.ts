@@ -2,28 +2,23 @@
 import type { AccountOffset } from '../domain/label.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 import { iso, json } from './rows.ts';
-import type { Sql } from './sql.ts';
+import { OverSql } from './sql.ts';
 
-export class ModelStore {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
+export class ModelStore extends OverSql {
   async save(p: ModelParams): Promise<void> {
-    await this.#sql.run('INSERT INTO models (version, kind, params, trained_on, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (version) DO NOTHING', [
+    await this.sql.run('INSERT INTO models (version, kind, params, trained_on, created_at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (version) DO NOTHING', [
       p.version, p.kind, JSON.stringify(p), p.trainedOn, p.createdAt,
     ]);
   }
 
   /** The newest fitted global model, or null when none was fitted yet. */
   async latest(): Promise<ModelParams | null> {
-    const r = await this.#sql.get("SELECT params FROM models WHERE kind = 'global' ORDER BY created_at DESC, version DESC LIMIT 1");
+    const r = await this.sql.get("SELECT params FROM models WHERE kind = 'global' ORDER BY created_at DESC, version DESC LIMIT 1");
     return r ? json<ModelParams>(r.params) : null;
   }
 
   saveOffsets(offsets: readonly AccountOffset[]): Promise<void> {
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       for (const o of offsets) {
         await t.run(
           `INSERT INTO account_model_offsets (account_id, model_version, offset_logit, trained_on, created_at) VALUES (?, ?, ?, ?, ?)
@@ -36,7 +31,7 @@ export class ModelStore {
   }
 
   async offset(accountId: string): Promise<AccountOffset | null> {
-    const r = await this.#sql.get('SELECT * FROM account_model_offsets WHERE account_id = ?', [accountId]);
+    const r = await this.sql.get('SELECT * FROM account_model_offsets WHERE account_id = ?', [accountId]);
     return r ? { accountId, modelVersion: String(r.model_version), offset: Number(r.offset_logit), trainedOn: Number(r.trained_on), createdAt: iso(r.created_at) } : null;
   }
 }

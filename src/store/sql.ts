@@ -28,6 +28,14 @@ export interface Sql {
   lock(key: string): Promise<void>;
 }
 
+/** A store written over the SQL layer: the connection its statements run on. */
+export abstract class OverSql {
+  protected readonly sql: Sql;
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+}
+
 /**
  * The statement as SQLite reads it. Written for PostgreSQL, it differs only in ways SQLite can
  * express directly: casts (`?::jsonb`) are dropped (SQLite's columns take what they are given),

@@ -3,24 +3,19 @@
 import type { CachedStatus, StatusCache } from '../domain/status.ts';
 import { RecordReader } from './status-cache-rows.ts';
 import { iso } from './rows.ts';
-import type { Sql } from './sql.ts';
+import { OverSql } from './sql.ts';
 
 const UPSERT_TAIL = `ON CONFLICT (b_no) DO UPDATE SET record = excluded.record, source = excluded.source,
     checked_at = excluded.checked_at, expires_at = excluded.expires_at
   WHERE excluded.checked_at >= status_cache.checked_at`;
 
-export class StatusCacheStore implements StatusCache {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
+export class StatusCacheStore extends OverSql implements StatusCache {
   async getCachedStatuses(bnos: readonly string[]): Promise<Map<string, CachedStatus>> {
     const out = new Map<string, CachedStatus>();
     if (bnos.length === 0) return out;
     // rows as arrays and the record as text: alike records are parsed once per read
     // (status-cache-rows.ts), and no object with five named properties is made per number
-    const rows = await this.#sql.arrays('SELECT b_no, record::text, source, checked_at, expires_at FROM status_cache WHERE b_no = ANY(?::text[])', [bnos]);
+    const rows = await this.sql.arrays('SELECT b_no, record::text, source, checked_at, expires_at FROM status_cache WHERE b_no = ANY(?::text[])', [bnos]);
     const reader = new RecordReader();
     for (const r of rows) {
       out.set(String(r[0]), { record: reader.read(String(r[1])), source: r[2] as CachedStatus['source'], checkedAt: iso(r[3]), expiresAt: iso(r[4]) });
@@ -31,11 +26,11 @@ export class StatusCacheStore implements StatusCache {
   /** A newer answer is never overwritten by an older one. */
   async putCachedStatuses(entries: readonly CachedStatus[]): Promise<void> {
     if (entries.length === 0) return;
-    if (this.#sql.dialect === 'postgres') {
+    if (this.sql.dialect === 'postgres') {
       // one round trip for the whole batch; a number twice in one statement would make ON
       // CONFLICT touch a row twice, which PostgreSQL refuses
       const unique = [...new Map(entries.map((e) => [e.record.b_no, e] as const)).values()];
-      await this.#sql.run(
+      await this.sql.run(
         `INSERT INTO status_cache (b_no, record, source, checked_at, expires_at)
          SELECT * FROM unnest(?::text[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[]) ${UPSERT_TAIL}`,
         [unique.map((e) => e.record.b_no), unique.map((e) => JSON.stringify(e.record)), unique.map((e) => e.source), unique.map((e) => e.checkedAt), unique.map((e) => e.expiresAt)],
@@ -43,7 +38,7 @@ export class StatusCacheStore implements StatusCache {
       return;
     }
     // the embedded store: one prepared statement per entry in one transaction is its bulk write
-    await this.#sql.tx(async (t) => {
+    await this.sql.tx(async (t) => {
       for (const e of entries) {
         await t.run(`INSERT INTO status_cache (b_no, record, source, checked_at, expires_at) VALUES (?, ?, ?, ?, ?) ${UPSERT_TAIL}`, [
           e.record.b_no, JSON.stringify(e.record), e.source, e.checkedAt, e.expiresAt,

@@ -3,19 +3,17 @@
 // write of an account's data takes the account. The contract suites in test/ run on both.
 import type { StatusCache } from '../domain/status.ts';
 import { type AccountStore, SqlAccountStore } from './account-store.ts';
-import { type AddressStore, SqlAddressStore } from './address-store.ts';
-import type { BatchStore } from './batch-store.ts';
-import { SqlBatchStore } from './batches.ts';
-import { type ConsoleStore, SqlConsoleStore } from './console-store.ts';
+import { AddressStore } from './address-store.ts';
+import { BatchStore } from './batches.ts';
+import { ConsoleStore } from './console-store.ts';
 import { type KeyStore, SqlKeyStore } from './key-store.ts';
 import { LabelStore } from './label-store.ts';
 import { LeaseStore } from './lease-store.ts';
 import { ModelStore } from './model-store.ts';
-import type { Dialect, Sql } from './sql.ts';
+import { type Dialect, OverSql } from './sql.ts';
 import { StatusCacheStore } from './status-cache-store.ts';
 import { UsageStore } from './usage-store.ts';
-import type { WatchStore, WebhookStore } from './watch-store.ts';
-import { SqlWatchStore, SqlWebhookStore } from './watches.ts';
+import { WatchStore, WebhookStore } from './watches.ts';
 import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 
 export { StoreConflict } from './account-store.ts';
@@ -56,37 +54,20 @@ export interface Store {
 }
 
 /** Every concern's store over one SQL connection; the engine's class adds opening and migrating. */
-export abstract class SqlStore implements Store {
+export abstract class SqlStore extends OverSql implements Store {
   abstract readonly kind: Dialect;
-  readonly accounts: AccountStore;
-  readonly keys: KeyStore;
-  readonly usage: UsageStore;
-  readonly labels: LabelStore;
-  readonly models: ModelStore;
-  readonly leases: LeaseStore;
-  readonly statusCache: StatusCache;
-  readonly addresses: AddressStore;
-  readonly batches: BatchStore;
-  readonly watches: WatchStore;
-  readonly webhooks: WebhookStore;
-  readonly console: ConsoleStore;
-  protected readonly sql: Sql;
-
-  constructor(sql: Sql) {
-    this.sql = sql;
-    this.accounts = new SqlAccountStore(sql);
-    this.keys = new SqlKeyStore(sql);
-    this.usage = new UsageStore(sql);
-    this.labels = new LabelStore(sql);
-    this.models = new ModelStore(sql);
-    this.leases = new LeaseStore(sql);
-    this.statusCache = new StatusCacheStore(sql);
-    this.addresses = new SqlAddressStore(sql);
-    this.batches = new SqlBatchStore(sql);
-    this.watches = new SqlWatchStore(sql);
-    this.webhooks = new SqlWebhookStore(sql);
-    this.console = new SqlConsoleStore(sql);
-  }
+  readonly accounts: AccountStore = new SqlAccountStore(this.sql);
+  readonly keys: KeyStore = new SqlKeyStore(this.sql);
+  readonly usage = new UsageStore(this.sql);
+  readonly labels = new LabelStore(this.sql);
+  readonly models = new ModelStore(this.sql);
+  readonly leases = new LeaseStore(this.sql);
+  readonly statusCache: StatusCache = new StatusCacheStore(this.sql);
+  readonly addresses = new AddressStore(this.sql);
+  readonly batches = new BatchStore(this.sql);
+  readonly watches = new WatchStore(this.sql);
+  readonly webhooks = new WebhookStore(this.sql);
+  readonly console = new ConsoleStore(this.sql);
 
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;

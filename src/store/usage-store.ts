@@ -2,7 +2,7 @@
 // and adds; what may be granted is decided in domain/charges.ts.
 import type { Reservation, Usage } from '../domain/account.ts';
 import { grantUpTo } from '../domain/charges.ts';
-import type { Sql } from './sql.ts';
+import { OverSql, type Sql } from './sql.ts';
 
 /** Creates the month's counter if missing and locks it for the rest of the transaction. */
 export async function lockUsage(t: Sql, accountId: string, month: string): Promise<Usage> {
@@ -24,12 +24,7 @@ export async function takeBackUsage(t: Sql, accountId: string, month: string, us
   ]);
 }
 
-export class UsageStore {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
+export class UsageStore extends OverSql {
   /**
    * Atomically adds `n` lookups to the month's counter if that keeps it within `limit`.
    * Exact under concurrency from any number of processes: either all `n` are granted or none.
@@ -47,7 +42,7 @@ export class UsageStore {
    */
   async #addIfWithin(accountId: string, month: string, n: number, limit: number): Promise<number | null> {
     if (n <= 0 || n > limit) return null;
-    const r = await this.#sql.get(
+    const r = await this.sql.get(
       `INSERT INTO usage_months (account_id, month, used) VALUES (?, ?, ?)
        ON CONFLICT (account_id, month) DO UPDATE SET used = usage_months.used + excluded.used
         WHERE usage_months.used + excluded.used <= ?
@@ -67,7 +62,7 @@ export class UsageStore {
     const whole = await this.#addIfWithin(accountId, month, n, limit);
     if (whole !== null) return { granted: n, used: whole };
     // at the limit: lock the counter and grant what fits
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       const before = await lockUsage(t, accountId, month);
       const granted = grantUpTo(before.used, n, limit);
       await addUsage(t, accountId, month, granted, 0);
@@ -77,11 +72,11 @@ export class UsageStore {
 
   /** Gives back lookups that were reserved but not answered. */
   async refund(accountId: string, month: string, n: number): Promise<void> {
-    await takeBackUsage(this.#sql, accountId, month, n, 0);
+    await takeBackUsage(this.sql, accountId, month, n, 0);
   }
 
   async get(accountId: string, month: string): Promise<Usage> {
-    const r = await this.#sql.get('SELECT used, overage FROM usage_months WHERE account_id = ? AND month = ?', [accountId, month]);
+    const r = await this.sql.get('SELECT used, overage FROM usage_months WHERE account_id = ? AND month = ?', [accountId, month]);
     return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
   }
 }

@@ -2,11 +2,32 @@
 // schedulers and deliverers in any number of processes never take the same item (on the
 // embedded store the statement holds the database); commits re-check the lease inside their
 // transaction, so a check's state, history row and events land together or not at all.
-import type { Sql } from './sql.ts';
+import { OverSql, type Sql } from './sql.ts';
 import { attemptsByDelivery, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
-import type { AttemptOutcome, WatchCheckCommit, WatchStore, WebhookStore } from './watch-store.ts';
+import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
 import type { DueDelivery, ListCursor, Watch, WatchHistoryEntry, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventInput } from '../domain/watch-entities.ts';
 import { num } from './rows.ts';
+
+/** One check to commit: the entry's new state, its history row and the events it raises, together. */
+export interface WatchCheckCommit {
+  watchId: string;
+  holder: string;
+  checkedAt: string;
+  state: WatchState;
+  nextCheckAt: string;
+  history: { previous: PreviousAttributes | null } | null;
+  events: readonly WebhookEventInput[];
+}
+
+export interface AttemptOutcome {
+  deliveryId: string;
+  holder: string;
+  attempt: WebhookAttempt;
+  /** `pending` with the next attempt time, or final */
+  next: { state: 'pending'; at: string } | { state: 'delivered' | 'failed' };
+  /** the receiver said 410 Gone: disable the endpoint and abandon what else waits for it */
+  disableEndpoint: { reason: string } | null;
+}
 
 /** Queues an event for the account's enabled endpoint, in the caller's transaction; false without one. */
 export async function enqueueEvent(t: Sql, accountId: string, e: WebhookEventInput, at: string): Promise<boolean> {
@@ -18,14 +39,14 @@ export async function enqueueEvent(t: Sql, accountId: string, e: WebhookEventInp
   return n > 0;
 }
 
-export class SqlWatchStore implements WatchStore {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
+export class WatchStore extends OverSql {
+  /**
+   * Inserts the entry (with its first history row when it was answered), or returns the account's
+   * existing entry for the number untouched; null, inserting nothing, when the account already
+   * has `limit` entries. The count and the insert are one atomic step among concurrent calls.
+   */
   create(w: Watch, firstHistory: boolean, limit: number): Promise<{ created: boolean; watch: Watch } | null> {
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       // the account row's lock makes count-then-insert one step among concurrent adds
       await t.get('SELECT 1 AS x FROM accounts WHERE id = ? FOR UPDATE', [w.accountId]);
       const had = await t.get('SELECT * FROM watches WHERE account_id = ? AND b_no = ?', [w.accountId, w.bno]);
@@ -44,40 +65,45 @@ export class SqlWatchStore implements WatchStore {
   }
 
   async get(accountId: string, watchId: string): Promise<Watch | null> {
-    const r = await this.#sql.get('SELECT * FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId]);
+    const r = await this.sql.get('SELECT * FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId]);
     return r ? toWatch(r) : null;
   }
 
   async findByNumber(accountId: string, bno: string): Promise<Watch | null> {
-    const r = await this.#sql.get('SELECT * FROM watches WHERE account_id = ? AND b_no = ?', [accountId, bno]);
+    const r = await this.sql.get('SELECT * FROM watches WHERE account_id = ? AND b_no = ?', [accountId, bno]);
     return r ? toWatch(r) : null;
   }
 
   async count(accountId: string): Promise<number> {
-    return num(await this.#sql.get('SELECT count(*) AS n FROM watches WHERE account_id = ?', [accountId]));
+    return num(await this.sql.get('SELECT count(*) AS n FROM watches WHERE account_id = ?', [accountId]));
   }
 
+  /** The account's entries in creation order, after the cursor. */
   async list(accountId: string, o: { after: ListCursor | null; limit: number }): Promise<Watch[]> {
     const rows = o.after
-      ? await this.#sql.all('SELECT * FROM watches WHERE account_id = ? AND (created_at, id) > (?::timestamptz, ?) ORDER BY created_at, id LIMIT ?', [accountId, o.after.createdAt, o.after.id, o.limit])
-      : await this.#sql.all('SELECT * FROM watches WHERE account_id = ? ORDER BY created_at, id LIMIT ?', [accountId, o.limit]);
+      ? await this.sql.all('SELECT * FROM watches WHERE account_id = ? AND (created_at, id) > (?::timestamptz, ?) ORDER BY created_at, id LIMIT ?', [accountId, o.after.createdAt, o.after.id, o.limit])
+      : await this.sql.all('SELECT * FROM watches WHERE account_id = ? ORDER BY created_at, id LIMIT ?', [accountId, o.limit]);
     return rows.map(toWatch);
   }
 
   async remove(accountId: string, watchId: string): Promise<boolean> {
-    return (await this.#sql.run('DELETE FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId])) > 0;
+    return (await this.sql.run('DELETE FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId])) > 0;
   }
 
   async history(accountId: string, watchId: string): Promise<WatchHistoryEntry[]> {
-    const rows = await this.#sql.all(
+    const rows = await this.sql.all(
       'SELECT h.* FROM watch_history h JOIN watches w ON w.id = h.watch_id WHERE h.watch_id = ? AND w.account_id = ? ORDER BY h.checked_at, h.id',
       [watchId, accountId],
     );
     return rows.map(toHistory);
   }
 
+  /**
+   * Leases up to `limit` entries due at `now` (next check reached, no live lease) to `holder`
+   * until `leaseUntil`. Each due entry goes to exactly one caller however many ask at once.
+   */
   async claimDue(now: string, holder: string, leaseUntil: string, limit: number): Promise<Watch[]> {
-    const rows = await this.#sql.all(
+    const rows = await this.sql.all(
       `UPDATE watches SET lease_holder = ?, lease_expires_at = ?
         WHERE id IN (SELECT id FROM watches WHERE next_check_at <= ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
                       ORDER BY next_check_at LIMIT ? FOR UPDATE SKIP LOCKED)
@@ -87,8 +113,9 @@ export class SqlWatchStore implements WatchStore {
     return rows.map(toWatch);
   }
 
+  /** Commits a check if `holder` still holds the lease; false when it was lost (then nothing is written). */
   commitCheck(ch: WatchCheckCommit): Promise<boolean> {
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       const held = await t.get(
         `UPDATE watches SET state = ?, last_checked_at = ?, next_check_at = ?, failures = 0, lease_holder = NULL, lease_expires_at = NULL
           WHERE id = ? AND lease_holder = ? RETURNING account_id`,
@@ -105,8 +132,9 @@ export class SqlWatchStore implements WatchStore {
     });
   }
 
+  /** No fresh answer: count the failure, set the retry time, release the lease (if still held). */
   async postpone(watchId: string, holder: string, failures: number, nextCheckAt: string): Promise<void> {
-    await this.#sql.run('UPDATE watches SET failures = ?, next_check_at = ?, lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ?', [
+    await this.sql.run('UPDATE watches SET failures = ?, next_check_at = ?, lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ?', [
       failures, nextCheckAt, watchId, holder,
     ]);
   }
@@ -118,14 +146,10 @@ async function abandonPending(t: Sql, accountId: string, at: string): Promise<vo
   ]);
 }
 
-export class SqlWebhookStore implements WebhookStore {
-  readonly #sql: Sql;
-  constructor(sql: Sql) {
-    this.#sql = sql;
-  }
-
+export class WebhookStore extends OverSql {
+  /** Creates or replaces the account's endpoint (enabled). */
   async putEndpoint(e: WebhookEndpoint): Promise<void> {
-    await this.#sql.run(
+    await this.sql.run(
       `INSERT INTO webhook_endpoints (account_id, url, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
        ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, secret = excluded.secret, updated_at = excluded.updated_at,
          disabled_at = NULL, disabled_reason = NULL`,
@@ -134,24 +158,26 @@ export class SqlWebhookStore implements WebhookStore {
   }
 
   async getEndpoint(accountId: string): Promise<WebhookEndpoint | null> {
-    const r = await this.#sql.get('SELECT * FROM webhook_endpoints WHERE account_id = ?', [accountId]);
+    const r = await this.sql.get('SELECT * FROM webhook_endpoints WHERE account_id = ?', [accountId]);
     return r ? toEndpoint(r) : null;
   }
 
+  /** Removes it and abandons its pending deliveries; false when there was none. */
   deleteEndpoint(accountId: string, at: string): Promise<boolean> {
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       const gone = (await t.run('DELETE FROM webhook_endpoints WHERE account_id = ?', [accountId])) > 0;
       await abandonPending(t, accountId, at);
       return gone;
     });
   }
 
+  /** Queues one event for the account's enabled endpoint; false when it has none. */
   enqueue(accountId: string, e: WebhookEventInput, at: string): Promise<boolean> {
-    return enqueueEvent(this.#sql, accountId, e, at);
+    return enqueueEvent(this.sql, accountId, e, at);
   }
 
   claimDue(now: string, holder: string, leaseUntil: string, limit: number): Promise<DueDelivery[]> {
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       const rows = await t.all(
         `UPDATE webhook_deliveries SET lease_holder = ?, lease_expires_at = ?
           WHERE id IN (SELECT d.id FROM webhook_deliveries d JOIN webhook_endpoints e ON e.account_id = d.account_id AND e.disabled_at IS NULL
@@ -173,8 +199,9 @@ export class SqlWebhookStore implements WebhookStore {
     });
   }
 
+  /** Records an attempt and what follows, if `holder` still holds the lease. */
   recordAttempt(o: AttemptOutcome): Promise<boolean> {
-    return this.#sql.tx(async (t) => {
+    return this.sql.tx(async (t) => {
       const a = o.attempt;
       const pending = o.next.state === 'pending';
       const held = await t.get(
@@ -198,22 +225,22 @@ export class SqlWebhookStore implements WebhookStore {
 
   async listDeliveries(accountId: string, o: { before: ListCursor | null; limit: number }): Promise<WebhookDelivery[]> {
     const rows = o.before
-      ? await this.#sql.all(
+      ? await this.sql.all(
           'SELECT * FROM webhook_deliveries WHERE account_id = ? AND (created_at, id) < (?::timestamptz, ?) ORDER BY created_at DESC, id DESC LIMIT ?',
           [accountId, o.before.createdAt, o.before.id, o.limit],
         )
-      : await this.#sql.all('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?', [accountId, o.limit]);
+      : await this.sql.all('SELECT * FROM webhook_deliveries WHERE account_id = ? ORDER BY created_at DESC, id DESC LIMIT ?', [accountId, o.limit]);
     return rows.map(toDelivery);
   }
 
   async getDelivery(accountId: string, id: string): Promise<WebhookDelivery | null> {
-    const r = await this.#sql.get('SELECT * FROM webhook_deliveries WHERE id = ? AND account_id = ?', [id, accountId]);
+    const r = await this.sql.get('SELECT * FROM webhook_deliveries WHERE id = ? AND account_id = ?', [id, accountId]);
     return r ? toDelivery(r) : null;
   }
 
   /** Every attempt of each of the account's deliveries, in attempt order, in one query. */
   async attempts(accountId: string, deliveryIds: readonly string[]): Promise<Map<string, WebhookAttempt[]>> {
-    const rows = await this.#sql.all(
+    const rows = await this.sql.all(
       `SELECT a.* FROM webhook_attempts a JOIN webhook_deliveries d ON d.id = a.delivery_id
         WHERE a.delivery_id = ANY(?::text[]) AND d.account_id = ? ORDER BY a.delivery_id, a.attempt`,
       [deliveryIds, accountId],

@@ -4,8 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { describe, test } from 'node:test';
 import { DatabaseSync } from 'node:sqlite';
 import pg from 'pg';
-import type { AddressStore } from '../../src/store/address-store.ts';
-import { SqlAddressStore } from '../../src/store/address-store.ts';
+import { AddressStore } from '../../src/store/address-store.ts';
 import { PostgresSql } from '../../src/store/sql-postgres.ts';
 import { SqliteSql } from '../../src/store/sql-sqlite.ts';
 import { loadMigrations } from '../../src/store/migrations.ts';
@@ -31,7 +30,7 @@ export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddr
     const db = new DatabaseSync(':memory:');
     db.exec(addressMigration('sqlite'));
     return {
-      store: new SqlAddressStore(new SqliteSql(db)),
+      store: new AddressStore(new SqliteSql(db)),
       migrateAgain: async () => db.exec(addressMigration('sqlite')),
       close: async () => db.close(),
     };
@@ -43,7 +42,7 @@ export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddr
   await pool.query(`CREATE SCHEMA ${schema}`);
   await pool.query(addressMigration('postgres'));
   return {
-    store: new SqlAddressStore(new PostgresSql(pool)),
+    store: new AddressStore(new PostgresSql(pool)),
     migrateAgain: async () => { await pool.query(addressMigration('postgres')); },
     close: async () => {
       try {

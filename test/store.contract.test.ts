@@ -163,17 +163,41 @@ describeEachStore('store contract', (kind) => {
     await store.labels.put(label({ rowId: 2, bno: '2208162517', addressKey: 'bld_1', bounced: true }));
     await store.labels.put(label({ rowId: 3, bno: '1248100998', addressKey: null, bounced: true }));
     await store.labels.put(label({ accountId: b.id, rowId: 1, bounced: true }));
+    // scored as the reference case (no feature set) vs never scored (no name: no model version)
     await store.labels.put(label({ accountId: b.id, rowId: 2, bounced: true, features: {} }));
-    assert.equal(await store.labels.count(), labelsBefore + 5);
+    await store.labels.put(label({ accountId: b.id, rowId: 3, bounced: false, features: {}, modelVersion: null }));
+    assert.equal(await store.labels.count(), labelsBefore + 6);
     assert.equal(await store.labels.count('2999-01-01T00:00:00.000Z'), 0);
     assert.ok((await store.labels.count('2000-01-01T00:00:00.000Z')) >= 5);
     assert.deepEqual(await store.labels.counts(a.id, '1248100998', 'bld_1'), { bizBounced: 1, bizDelivered: 1, addressBounced: 1, addressDelivered: 1 });
     assert.deepEqual(await store.labels.counts(a.id, '1248100998', null), { bizBounced: 1, bizDelivered: 1, addressBounced: 0, addressDelivered: 0 });
     assert.deepEqual(await store.labels.counts(b.id, '2208162517', null), { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 });
+    assert.deepEqual(await store.labels.counts(b.id, '1248100998', 'bld_1'), { bizBounced: 2, bizDelivered: 1, addressBounced: 2, addressDelivered: 1 });
+    // a relabel that moves the row to another number and address takes its outcome from the old ones
+    await store.labels.put(label({ accountId: b.id, rowId: 3, bno: '2208162517', addressKey: 'bld_9', bounced: true, features: {}, modelVersion: null }));
+    assert.deepEqual(await store.labels.counts(b.id, '1248100998', 'bld_1'), { bizBounced: 2, bizDelivered: 0, addressBounced: 2, addressDelivered: 0 });
+    assert.deepEqual(await store.labels.counts(b.id, '2208162517', 'bld_9'), { bizBounced: 1, bizDelivered: 0, addressBounced: 1, addressDelivered: 0 });
     const fit = await store.labels.forFit(1000);
     assert.ok(fit.some((f) => f.accountId === b.id && f.bounced && f.features.status_closed === 1));
-    assert.ok(fit.every((f) => Object.keys(f.features).length > 0), 'unscored rows are not fitted on');
+    const ofB = fit.filter((f) => f.accountId === b.id);
+    assert.equal(ofB.length, 2, 'every scored row is fitted on, the reference case too; an unscored one is not');
+    assert.ok(ofB.some((f) => Object.keys(f.features).length === 0 && f.bounced));
     assert.equal((await store.labels.forFit(2)).length, 2);
+  });
+
+  test('concurrent labels of one row count once in the tallies, and only one of them is new', async () => {
+    const a = account();
+    await store.accounts.create(a);
+    const puts = await Promise.all(
+      Array.from({ length: 12 }, (_, i) => store.labels.put({
+        accountId: a.id, jobId: 'job_c', rowId: 7, bno: '1248100998', addressKey: 'bld_c', bounced: i % 2 === 0, reason: null,
+        features: {}, modelVersion: 'prior-test', at: new Date().toISOString(),
+      })),
+    );
+    assert.equal(puts.filter((p) => !p.replaced).length, 1);
+    const c = await store.labels.counts(a.id, '1248100998', 'bld_c');
+    assert.equal(c.bizBounced + c.bizDelivered, 1);
+    assert.equal(c.addressBounced + c.addressDelivered, 1);
   });
 
   test('models: the newest global model wins; account offsets are replaced', async () => {

@@ -75,8 +75,10 @@ export class ModelRefitter {
     const latest = await store.models.latest();
     // relabelled rows count as new: they change what the model should learn
     const fresh = await store.labels.count(latest?.createdAt);
-    const age = latest ? now.getTime() - Date.parse(latest.createdAt) : Infinity;
-    if (!force && (fresh === 0 || (fresh < this.#o.minNewLabels && age < this.#o.maxAgeMs))) {
+    // the threshold holds for the first fit too: with no model yet there is no age to wait out,
+    // and a handful of labels from one account must not replace the prior for everyone
+    const aged = latest !== null && now.getTime() - Date.parse(latest.createdAt) >= this.#o.maxAgeMs;
+    if (!force && (fresh === 0 || (fresh < this.#o.minNewLabels && !aged))) {
       return { fitted: false, why: `${fresh} new labels since the last fit` };
     }
     if (!(await store.leases.take(LEASE, this.#holder, LEASE_TTL_MS, now))) return { fitted: false, why: 'another process is fitting' };

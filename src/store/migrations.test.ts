@@ -61,3 +61,24 @@ test('a migration only one engine needs is not run by the other', () => {
   assert.ok(!versions('sqlite').includes('0011_upstream_budget'));
   assert.deepEqual(versions('sqlite'), versions('postgres').filter((v) => v !== '0011_upstream_budget'));
 });
+
+test('migration 0014 tallies the labels recorded before it, per number and per address', () => {
+  const db = new DatabaseSync(':memory:');
+  const all = loadMigrations('sqlite');
+  for (const m of all.filter((x) => x.version < '0014')) db.exec(m.sql);
+  db.exec("INSERT INTO accounts (id, email, plan, created_at) VALUES ('a', 'a@x', 'free', 't')");
+  const put = db.prepare("INSERT INTO labels VALUES ('a', 'j', ?, ?, ?, ?, NULL, '{}', 'v', 't', 't')");
+  put.run(1, '111', 'bld_1', 1);
+  put.run(2, '111', 'bld_2', 0);
+  put.run(3, '222', 'bld_1', 1);
+  put.run(4, '222', null, 1);
+  db.exec(all.find((x) => x.version.startsWith('0014'))!.sql);
+  const rows = db.prepare('SELECT kind, value, bounced, delivered FROM label_tallies ORDER BY kind, value').all();
+  assert.deepEqual(rows.map((r) => ({ ...r })), [
+    { kind: 'address', value: 'bld_1', bounced: 2, delivered: 0 },
+    { kind: 'address', value: 'bld_2', bounced: 0, delivered: 1 },
+    { kind: 'b_no', value: '111', bounced: 1, delivered: 1 },
+    { kind: 'b_no', value: '222', bounced: 2, delivered: 0 },
+  ]);
+  db.close();
+});

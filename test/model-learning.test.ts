@@ -44,7 +44,7 @@ describeEachStore('the model refit', (kind) => {
   test('once enough labels arrived it fits, on every label of a scored row, the reference case included', async () => {
     const a = await newAccount(held.store);
     // rows scored as the reference case carry no features at all
-    await putLabels(held.store, a, 250, (i) => ({ bounced: i % 4 === 0, features: i % 2 === 0 ? {} : { missing_unit: 1 } }));
+    await putLabels(held.store, a, 250, (i) => ({ bounced: i % 4 === 0, features: i % 2 === 0 ? {} : { missing_unit: 1 } as Record<string, number> }));
     const outcome = await refitter(200).runOnce();
     assert.equal(outcome.fitted, true);
     assert.equal((outcome as { labels: number }).labels, 255);

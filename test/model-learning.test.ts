@@ -6,6 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { ModelRefitter } from '../src/jobs/model-refit.ts';
 import { ModelProvider } from '../src/model/model-provider.ts';
 import { PRIOR_MODEL } from '../src/domain/model/prior.ts';
+import { score, sigmoid } from '../src/domain/model/score.ts';
+import { runFit } from '../src/jobs/refit-worker.ts';
 import type { LabelRecord } from '../src/domain/label.ts';
 import type { Store } from '../src/store/store.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
@@ -48,5 +50,33 @@ describeEachStore('the model refit', (kind) => {
     const outcome = await refitter(200).runOnce();
     assert.equal(outcome.fitted, true);
     assert.equal((outcome as { labels: number }).labels, 255);
+  });
+
+  test('an account posting 3,000 adversarial labels moves no other account\'s probability by more than 0.02', async () => {
+    const shapes: Record<string, number>[] = [{}, { entity_individual: 1 }, { missing_unit: 1 }, { status_closed: 1, closed_old: 1 }, { address_not_found: 1 }];
+    const prob = (m: typeof PRIOR_MODEL, f: Record<string, number>) => sigmoid(score(m, new Map(Object.entries(f))).logit);
+    for (const [k, seed] of [[0, 1], [1, 2], [2, 3]] as const) {
+      const honest = await newAccount(held.store);
+      // bounces where the prior expects them, roughly: closed and unfound addresses, a few others
+      await putLabels(held.store, honest, 300, (i) => {
+        const features = shapes[(i * 7 + seed) % shapes.length]!;
+        return { features, bounced: prob(PRIOR_MODEL, features) > (((i * 37 + k) % 100) + 0.5) / 100 };
+      });
+    }
+    const attacker = await newAccount(held.store);
+    await putLabels(held.store, attacker, 3000, (i) => {
+      const features = shapes[i % shapes.length]!;
+      return { features, bounced: prob(PRIOR_MODEL, features) < 0.2 };
+    });
+    const outcome = await refitter(200).runOnce(true);
+    assert.equal(outcome.fitted, true);
+    const fitted = (await held.store.models.latest())!;
+    const honestOnly = (await held.store.labels.forFit(200_000)).filter((l) => l.accountId !== attacker);
+    const without = runFit({ base: PRIOR_MODEL, examples: honestOnly, now: new Date().toISOString() }).model;
+    const rows = [...shapes, ...Object.keys(PRIOR_MODEL.weights).map((w) => ({ [w]: 1 }))];
+    const moved = Math.max(...rows.map((f) => Math.abs(prob(fitted, f) - prob(without, f))));
+    assert.ok(moved <= 0.02, `the attacker moved a probability by ${moved.toFixed(4)}`);
+    // its own offset is its own: the attacker's clean rows are shifted for it alone
+    assert.ok((await held.store.models.offset(attacker))!.offset > 0.5);
   });
 });

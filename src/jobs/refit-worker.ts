@@ -1,7 +1,8 @@
 // Runs a model fit on a worker thread: fitting tens of thousands of labels takes CPU seconds,
 // which must never stall the event loop that answers requests.
 import { parentPort, Worker } from 'node:worker_threads';
-import { fitAccountOffset, fitGlobal } from '../domain/model/fit.ts';
+import { type Example, fitAccountOffset } from '../domain/model/fit.ts';
+import { fitPooled } from '../domain/model/pooled-fit.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 
 export interface FitRequest {
@@ -16,21 +17,21 @@ export interface FitResult {
   offsets: { accountId: string; offset: number; trainedOn: number }[];
 }
 
-/** The fit itself, pure; exported so it can also run inline (tests, the eval script). */
+/**
+ * The fit itself, pure; exported so it can also run inline (tests, the eval script). The shared
+ * model weighs accounts so that none moves another's scores (pooled-fit.ts); each account's
+ * offset is fitted on its own labels, in full.
+ */
 export function runFit(req: FitRequest): FitResult {
   const toExample = (e: FitRequest['examples'][number]) => ({ features: new Map(Object.entries(e.features)), bounced: e.bounced });
-  const model = fitGlobal(req.base, req.examples.map(toExample), { now: new Date(req.now) });
-  const byAccount = new Map<string, FitRequest['examples']>();
+  const byAccount = new Map<string, Example[]>();
   for (const e of req.examples) {
     let list = byAccount.get(e.accountId);
     if (!list) byAccount.set(e.accountId, (list = []));
-    list.push(e);
+    list.push(toExample(e));
   }
-  const offsets = [...byAccount].map(([accountId, list]) => ({
-    accountId,
-    offset: fitAccountOffset(model, list.map(toExample)),
-    trainedOn: list.length,
-  }));
+  const { model } = fitPooled(req.base, byAccount, { now: new Date(req.now) });
+  const offsets = [...byAccount].map(([accountId, list]) => ({ accountId, offset: fitAccountOffset(model, list), trainedOn: list.length }));
   return { model, offsets };
 }
 

@@ -9,6 +9,8 @@ import type { ModelParams } from './types.ts';
 export interface Example {
   features: ReadonlyMap<string, number>;
   bounced: boolean;
+  /** how much the example counts (default 1): pooled fits weigh accounts (pooled-fit.ts) */
+  weight?: number;
 }
 
 /**
@@ -90,7 +92,7 @@ export function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Ar
 interface Design {
   /** parameter 0 is the intercept, parameter j ≥ 1 is names[j − 1] */
   names: string[];
-  rows: { idx: Int32Array; val: Float64Array; y: number }[];
+  rows: { idx: Int32Array; val: Float64Array; y: number; w: number }[];
 }
 
 function designOf(base: ModelParams, examples: readonly Example[]): Design {
@@ -106,7 +108,7 @@ function designOf(base: ModelParams, examples: readonly Example[]): Design {
       idx.push(index.get(k)!);
       val.push(v);
     }
-    return { idx: Int32Array.from(idx), val: Float64Array.from(val), y: e.bounced ? 1 : 0 };
+    return { idx: Int32Array.from(idx), val: Float64Array.from(val), y: e.bounced ? 1 : 0, w: e.weight ?? 1 };
   });
   return { names, rows };
 }
@@ -121,7 +123,7 @@ function logPosterior(theta: Float64Array, d: Design, mean: Float64Array, prec: 
   let s = 0;
   for (const row of d.rows) {
     const z = linear(theta, row);
-    s += row.y * z - softplus(z);
+    s += row.w * (row.y * z - softplus(z));
   }
   for (let j = 0; j < theta.length; j++) s -= 0.5 * prec[j]! * (theta[j]! - mean[j]!) ** 2;
   return s;
@@ -141,8 +143,8 @@ function newton(d: Design, mean: Float64Array, prec: Float64Array): Float64Array
     }
     for (const row of d.rows) {
       const p = sigmoid(linear(theta, row));
-      const r = row.y - p;
-      const w = p * (1 - p);
+      const r = row.w * (row.y - p);
+      const w = row.w * p * (1 - p);
       g[0]! += r;
       h[0]! += w;
       for (let a = 0; a < row.idx.length; a++) {

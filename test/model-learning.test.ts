@@ -12,6 +12,8 @@ import type { LabelRecord } from '../src/domain/label.ts';
 import type { Store } from '../src/store/store.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 
+const prob = (m: typeof PRIOR_MODEL, f: Record<string, number>) => sigmoid(score(m, new Map(Object.entries(f))).logit);
+
 async function newAccount(store: Store): Promise<string> {
   const id = `acct_${randomUUID().slice(0, 8)}`;
   await store.accounts.create({ id, email: `${id}@example.com`, plan: 'business', quotaLimit: null, createdAt: new Date().toISOString() });
@@ -46,7 +48,8 @@ describeEachStore('the model refit', (kind) => {
   test('once enough labels arrived it fits, on every label of a scored row, the reference case included', async () => {
     const a = await newAccount(held.store);
     // rows scored as the reference case carry no features at all
-    await putLabels(held.store, a, 250, (i) => ({ bounced: i % 4 === 0, features: i % 2 === 0 ? {} : { missing_unit: 1 } as Record<string, number> }));
+    const none: Record<string, number> = {};
+    await putLabels(held.store, a, 250, (i) => ({ bounced: i % 4 === 0, features: i % 2 === 0 ? none : { missing_unit: 1 } }));
     const outcome = await refitter(200).runOnce();
     assert.equal(outcome.fitted, true);
     assert.equal((outcome as { labels: number }).labels, 255);
@@ -54,7 +57,6 @@ describeEachStore('the model refit', (kind) => {
 
   test('an account posting 3,000 adversarial labels moves no other account\'s probability by more than 0.02', async () => {
     const shapes: Record<string, number>[] = [{}, { entity_individual: 1 }, { missing_unit: 1 }, { status_closed: 1, closed_old: 1 }, { address_not_found: 1 }];
-    const prob = (m: typeof PRIOR_MODEL, f: Record<string, number>) => sigmoid(score(m, new Map(Object.entries(f))).logit);
     for (const [k, seed] of [[0, 1], [1, 2], [2, 3]] as const) {
       const honest = await newAccount(held.store);
       // bounces where the prior expects them, roughly: closed and unfound addresses, a few others

@@ -1,7 +1,7 @@
 // Where the local address directory lives: a table of buildings imported from the official
 // 도로명주소 DB files. One implementation for both engines passes address-store.test.ts. Every finder returns at most `limit` rows, best first.
 import type { DirectoryEntry } from '../domain/address/types.ts';
-import { num } from './rows.ts';
+import { bool, num } from './rows.ts';
 import { OverSql } from './sql.ts';
 
 /**
@@ -27,9 +27,6 @@ export const ADDRESS_COLUMNS =
   'building_id, zipcode, sido, sigungu, eupmyeondong, ri, road_name, underground, building_main, building_sub, ' +
   'mountain, jibun_main, jibun_sub, building_name, road_address';
 
-/** SQLite hands flags back as 0/1, PostgreSQL as booleans; both read the same here. */
-const flag = (v: unknown): boolean => v === true || v === 1 || v === 1n;
-
 export function addressRowToEntry(r: Record<string, unknown>): DirectoryEntry {
   return {
     buildingId: String(r.building_id),
@@ -39,10 +36,10 @@ export function addressRowToEntry(r: Record<string, unknown>): DirectoryEntry {
     eupmyeondong: String(r.eupmyeondong),
     ri: String(r.ri),
     roadName: String(r.road_name),
-    underground: flag(r.underground),
+    underground: bool(r.underground),
     buildingMain: Number(r.building_main),
     buildingSub: Number(r.building_sub),
-    jibunMountain: flag(r.mountain),
+    jibunMountain: bool(r.mountain),
     jibunMain: Number(r.jibun_main),
     jibunSub: Number(r.jibun_sub),
     buildingName: String(r.building_name),

@@ -1,11 +1,9 @@
 // Row → Watch / history / webhook records, shared by both engines (see batch-rows.ts for why the
 // helpers accept either engine's representation).
 import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
-import { iso, json, type Row } from './rows.ts';
+import { iso, isoOrNull, json, type Row, str } from './rows.ts';
 import type { DeliveryState, WebhookAttempt, WebhookDelivery, WebhookEndpoint, Watch, WatchHistoryEntry } from '../domain/watch-entities.ts';
 
-const str = (v: unknown): string | null => (v == null ? null : `${v as string | number}`);
-const isoOrNull = (v: unknown): string | null => (v == null ? null : iso(v));
 const numOrNull = (v: unknown): number | null => (v == null ? null : Number(v));
 
 export function toWatch(r: Row): Watch {

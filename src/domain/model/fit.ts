@@ -89,13 +89,14 @@ export function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Ar
   return x;
 }
 
-interface Design {
+export interface Design {
   /** parameter 0 is the intercept, parameter j ≥ 1 is names[j − 1] */
   names: string[];
   rows: { idx: Int32Array; val: Float64Array; y: number; w: number }[];
 }
 
-function designOf(base: ModelParams, examples: readonly Example[]): Design {
+/** The parameters (the base's features and any the examples use) and each example as a sparse row. */
+export function designOf(base: ModelParams, examples: readonly Example[]): Design {
   const set = new Set(Object.keys(base.weights));
   for (const e of examples) for (const [k, v] of e.features) if (v !== 0 && Number.isFinite(v)) set.add(k);
   const names = [...set].toSorted();
@@ -113,7 +114,7 @@ function designOf(base: ModelParams, examples: readonly Example[]): Design {
   return { names, rows };
 }
 
-function linear(theta: Float64Array, row: Design['rows'][number]): number {
+export function linear(theta: Float64Array, row: Design['rows'][number]): number {
   let z = theta[0]!;
   for (let k = 0; k < row.idx.length; k++) z += theta[row.idx[k]!]! * row.val[k]!;
   return z;
@@ -189,12 +190,20 @@ function stamp(now: Date | string): { iso: string; compact: string } {
  * A new global model from labelled examples, pulled towards `base`. Features the examples use
  * but the base does not know start from a prior mean of 0. Deterministic given its inputs.
  */
-export function fitGlobal(base: ModelParams, examples: readonly Example[], opts: FitOptions): ModelParams {
+/** The prior's precision on each parameter of a design: the intercept, then each feature. */
+export function precisionsOf(d: Design, opts: FitOptions): Float64Array {
   const featurePrecision = positive('priorPrecision', opts.priorPrecision ?? DEFAULT_PRIOR_PRECISION);
   const interceptPrecision = positive('interceptPrecision', opts.interceptPrecision ?? DEFAULT_INTERCEPT_PRECISION);
+  return Float64Array.from([interceptPrecision, ...d.names.map(() => featurePrecision)]);
+}
+
+/** A model's parameters in a design's order: the intercept, then each feature's weight. */
+export const parametersOf = (m: ModelParams, d: Design): Float64Array => Float64Array.from([m.intercept, ...d.names.map((name) => weightOf(m, name))]);
+
+export function fitGlobal(base: ModelParams, examples: readonly Example[], opts: FitOptions): ModelParams {
   const d = designOf(base, examples);
-  const mean = Float64Array.from([base.intercept, ...d.names.map((name) => weightOf(base, name))]);
-  const prec = Float64Array.from([interceptPrecision, ...d.names.map(() => featurePrecision)]);
+  const mean = parametersOf(base, d);
+  const prec = precisionsOf(d, opts);
   const theta = examples.length > 0 ? newton(d, mean, prec) : mean;
   const weights: Record<string, number> = {};
   d.names.forEach((name, j) => (weights[name] = theta[j + 1]!));

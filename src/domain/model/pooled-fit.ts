@@ -7,8 +7,8 @@
 //    feature combination the labels hold plus each feature alone; an account over the bound has
 //    its labels' weight scaled down and the fit runs again. A fit that cannot be brought within
 //    the bound keeps the base. An account's own labels still shape its own offset fully.
-import { DEFAULT_INTERCEPT_PRECISION, DEFAULT_PRIOR_PRECISION, type Example, fitGlobal, type FitOptions, solveSpd } from './fit.ts';
-import { sigmoid, weightOf } from './score.ts';
+import { type Design, designOf, type Example, fitGlobal, type FitOptions, linear, parametersOf, precisionsOf, solveSpd } from './fit.ts';
+import { sigmoid } from './score.ts';
 import type { ModelParams } from './types.ts';
 
 export interface PooledOptions extends FitOptions {
@@ -30,11 +30,6 @@ const ROUNDS = 24;
 // aim below the bound: the one-step estimate is close, not exact
 const AIM = 0.5;
 
-interface Sparse {
-  idx: number[];
-  val: number[];
-}
-
 export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, readonly Example[]>, opts: PooledOptions): PooledFit {
   const minAccounts = opts.minAccounts ?? 3;
   const bound = opts.maxCrossEffect ?? 0.02;
@@ -45,7 +40,7 @@ export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, read
   for (let round = 0; round < ROUNDS; round++) {
     const examples = accounts.flatMap(([a, ex]) => ex.map((e) => ({ ...e, weight: weights.get(a)! })));
     const model = fitGlobal(base, examples, opts);
-    const effects = crossEffects(model, accounts, weights, opts);
+    const effects = crossEffects(model, examples, accounts, opts);
     const maxEffect = Math.max(0, ...effects.values());
     if (maxEffect <= bound * AIM) return { model, weights, maxEffect };
     // only the accounts near the largest effect: one account far over the bound distorts the fit
@@ -55,49 +50,44 @@ export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, read
   return { model: fitGlobal(base, [], opts), weights: new Map(accounts.map(([a]) => [a, 0])), maxEffect: 0 };
 }
 
-/** Per account: the largest change its labels make to the probability of any reference row. */
-function crossEffects(model: ModelParams, accounts: readonly (readonly [string, readonly Example[]])[], weights: ReadonlyMap<string, number>, opts: FitOptions): Map<string, number> {
-  const names = [...new Set([...Object.keys(model.weights), ...accounts.flatMap(([, ex]) => ex.flatMap((e) => [...e.features.keys()]))])].toSorted();
-  const index = new Map(names.map((n, i) => [n, i + 1]));
-  const n = names.length + 1;
-  const theta = Float64Array.from([model.intercept, ...names.map((name) => weightOf(model, name))]);
-  const sparse = (f: ReadonlyMap<string, number>): Sparse => {
-    const s: Sparse = { idx: [0], val: [1] };
-    for (const [k, v] of f) {
-      if (v === 0 || !Number.isFinite(v)) continue;
-      s.idx.push(index.get(k)!);
-      s.val.push(v);
-    }
-    return s;
-  };
-  const dot = (w: Float64Array, x: Sparse) => x.idx.reduce((z, j, k) => z + w[j]! * x.val[k]!, 0);
+type Row = Design['rows'][number];
 
+/** Parameter 0 (the intercept) is in every row; the row's own features follow. */
+function each(r: Row, fn: (j: number, v: number) => void): void {
+  fn(0, 1);
+  r.idx.forEach((j, k) => fn(j, r.val[k]!));
+}
+
+/** A reference row holding these features, each at 1. */
+const bare = (idx: number[]): Row => ({ idx: Int32Array.from(idx), val: Float64Array.from(idx, () => 1), y: 0, w: 1 });
+
+/**
+ * Per account: the largest change its labels make to the probability of any reference row.
+ * `examples` are the accounts' labels, weighed, in the order of `accounts`.
+ */
+function crossEffects(model: ModelParams, examples: readonly Example[], accounts: readonly (readonly [string, readonly Example[]])[], opts: FitOptions): Map<string, number> {
+  const d = designOf(model, examples);
+  const n = d.names.length + 1;
+  const theta = parametersOf(model, d);
   // the rows an effect is measured on: every distinct feature combination labelled, each feature alone, and none
-  const reference = new Map<string, Sparse>([['', { idx: [0], val: [1] }]]);
-  for (let j = 1; j < n; j++) reference.set(`#${j}`, { idx: [0, j], val: [1, 1] });
-  for (const [, ex] of accounts) {
-    for (const e of ex) {
-      const x = sparse(e.features);
-      reference.set(x.idx.map((j, k) => `${j}:${x.val[k]}`).join(','), x);
-    }
-  }
+  const reference = new Map<string, Row>([['', bare([])]]);
+  for (let j = 1; j < n; j++) reference.set(`#${j}`, bare([j]));
+  for (const r of d.rows) reference.set(`${r.idx.join()}/${r.val.join()}`, r);
 
   // the fit's curvature, in total and per account
-  const prec = [opts.interceptPrecision ?? DEFAULT_INTERCEPT_PRECISION, ...names.map(() => opts.priorPrecision ?? DEFAULT_PRIOR_PRECISION)];
   const total = new Float64Array(n * n);
-  prec.forEach((p, j) => (total[j * n + j] = p));
+  precisionsOf(d, opts).forEach((p, j) => (total[j * n + j] = p));
+  let next = 0;
   const parts = accounts.map(([a, ex]) => {
-    const w = weights.get(a)!;
     const h = new Float64Array(n * n);
     const g = new Float64Array(n);
-    for (const e of ex) {
-      const x = sparse(e.features);
-      const p = sigmoid(dot(theta, x));
-      const r = w * ((e.bounced ? 1 : 0) - p);
-      const c = w * p * (1 - p);
-      x.idx.forEach((i, k) => {
-        g[i]! += r * x.val[k]!;
-        x.idx.forEach((j, l) => (h[i * n + j]! += c * x.val[k]! * x.val[l]!));
+    for (const r of d.rows.slice(next, (next += ex.length))) {
+      const p = sigmoid(linear(theta, r));
+      const res = r.w * (r.y - p);
+      const c = r.w * p * (1 - p);
+      each(r, (i, vi) => {
+        g[i]! += res * vi;
+        each(r, (j, vj) => (h[i * n + j]! += c * vi * vj));
       });
     }
     h.forEach((v, i) => (total[i]! += v));
@@ -109,9 +99,9 @@ function crossEffects(model: ModelParams, accounts: readonly (readonly [string, 
     // what the fit would move by without this account: one Newton step of the others' objective
     const delta = solveSpd(total.map((v, i) => v - h[i]!), g, n);
     let worst = 0;
-    for (const x of reference.values()) {
-      const z = dot(theta, x);
-      worst = Math.max(worst, Math.abs(sigmoid(z) - sigmoid(z - dot(delta, x))));
+    for (const r of reference.values()) {
+      const z = linear(theta, r);
+      worst = Math.max(worst, Math.abs(sigmoid(z) - sigmoid(z - (linear(delta, r)))));
     }
     out.set(a, worst);
   }

@@ -24,7 +24,7 @@ for (const id of accounts) await store.accounts.create({ id, email: `${id}@examp
 
 async function label(accountId: string, i: number): Promise<void> {
   await store.labels.put({
-    accountId, jobId: 'job_bench', rowId: i, bno: String(1_000_000_000 + (i % 50_000)), addressKey: `bld_${i % 30_000}`, bounced: i % 7 === 0, reason: null,
+    accountId, jobId: 'job_bench', rowId: i, bno: String(1_000_000_000 + (i % 50_000)), addressKey: `bld_${i % 30_000}`, bounced: i % 7 === 0, reason: null, cause: null,
     features: { [names[i % names.length]!]: 1, [names[(i * 3) % names.length]!]: 1 }, modelVersion: PRIOR_MODEL.version, at,
   });
 }

@@ -107,7 +107,7 @@ describeEachStore('POST /verify with name and address', (kind) => {
     const now = new Date().toISOString();
     for (let i = 1; i <= 300; i++) {
       await srv.store.labels.put({
-        accountId, jobId: 'job_t', rowId: i, bno: fixed('active'), addressKey: `bld_${i}`, bounced: i % 3 === 0, reason: null,
+        accountId, jobId: 'job_t', rowId: i, bno: fixed('active'), addressKey: `bld_${i}`, bounced: i % 3 === 0, reason: null, cause: null,
         features: { entity_individual: i % 2 }, modelVersion: 'prior-2026.11', at: now,
       });
     }

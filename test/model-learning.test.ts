@@ -23,7 +23,7 @@ async function newAccount(store: Store): Promise<string> {
 async function putLabels(store: Store, accountId: string, n: number, make: (i: number) => Partial<LabelRecord>): Promise<void> {
   for (let i = 1; i <= n; i++) {
     await store.labels.put({
-      accountId, jobId: 'job_l', rowId: i, bno: `${1_000_000_000 + i}`, addressKey: `bld_${accountId}_${i}`, bounced: false, reason: null,
+      accountId, jobId: 'job_l', rowId: i, bno: `${1_000_000_000 + i}`, addressKey: `bld_${accountId}_${i}`, bounced: false, reason: null, cause: null,
       features: {}, modelVersion: PRIOR_MODEL.version, at: new Date().toISOString(), ...make(i),
     });
   }

@@ -155,7 +155,7 @@ describeEachStore('store contract', (kind) => {
     await store.accounts.create(b);
     const labelsBefore = await store.labels.count();
     const label = (over: Partial<LabelRecord>): LabelRecord => ({
-      accountId: a.id, jobId: 'job_1', rowId: 1, bno: '1248100998', addressKey: 'bld_1', bounced: true, reason: '수취인 불명',
+      accountId: a.id, jobId: 'job_1', rowId: 1, bno: '1248100998', addressKey: 'bld_1', bounced: true, reason: '수취인 불명', cause: 'unknown_recipient',
       features: { status_closed: 1 }, modelVersion: 'prior-test', at: new Date().toISOString(), ...over,
     });
     assert.deepEqual(await store.labels.put(label({})), { replaced: false });
@@ -190,7 +190,7 @@ describeEachStore('store contract', (kind) => {
     await store.accounts.create(a);
     const puts = await Promise.all(
       Array.from({ length: 12 }, (_, i) => store.labels.put({
-        accountId: a.id, jobId: 'job_c', rowId: 7, bno: '1248100998', addressKey: 'bld_c', bounced: i % 2 === 0, reason: null,
+        accountId: a.id, jobId: 'job_c', rowId: 7, bno: '1248100998', addressKey: 'bld_c', bounced: i % 2 === 0, reason: null, cause: null,
         features: {}, modelVersion: 'prior-test', at: new Date().toISOString(),
       })),
     );

@@ -1,10 +1,15 @@
 // Bulk verification: POST /batch (multipart upload → 202), GET /batch/{job_id} (status, counts,
-// preview), GET /batch/{job_id}/results (full download), POST /batch/{job_id}/label (outcomes).
+// preview), GET /batch/{job_id}/results (full download), POST /batch/{job_id}/label (an outcome)
+// and POST /batch/{job_id}/labels (outcomes in bulk).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from 'typebox';
+import { Type, type Static } from 'typebox';
 import { AppError } from '../errors.ts';
 import { cleanText } from '../domain/safe-text.ts';
-import type { BatchService } from '../batch/batch-service.ts';
+import { LABELS_PER_REQUEST, type BatchService } from '../batch/batch-service.ts';
+import type { LabelItem } from '../domain/label.ts';
+import type { LabelFile } from '../batch/files/label-file.ts';
+import { RETURN_CAUSES } from '../domain/return-reason.ts';
+import { normaliseFromFile } from '../domain/bizno.ts';
 import { BatchAccepted, batchStatusBody, BatchStatusBody, jobSummary, RESULT_COLUMNS, resultRecord } from '../batch/batch-view.ts';
 import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
 import { requireAccount } from './auth.ts';
@@ -35,15 +40,63 @@ const Label = Type.Object(
   { additionalProperties: false },
 );
 
+const LabelsQuery = Type.Object(
+  {
+    outcome: Type.Optional(Type.Union([Type.Literal('bounced'), Type.Literal('delivered')], { description: 'the outcome of rows that give neither one nor a reason; default none (such rows are rejected)' })),
+    sheet: Type.Optional(Type.String({ maxLength: 100, description: 'worksheet name or 1-based number (XLSX); default the first' })),
+  },
+  { additionalProperties: false },
+);
+
+const LabelsItem = Type.Object(
+  {
+    row_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'row of the job' })),
+    b_no: Type.Optional(Type.String({ maxLength: 20, description: 'instead of row_id: every row of the job with this number' })),
+    bounced: Type.Optional(Type.Boolean()),
+    reason: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()], { description: '반송 사유 as written, e.g. 이사불명' })),
+  },
+  { additionalProperties: false },
+);
+const LabelsList = Type.Array(LabelsItem, { maxItems: LABELS_PER_REQUEST });
+const LabelsBody = Type.Union([LabelsList, Type.Object({ labels: LabelsList }, { additionalProperties: false })]);
+// 100,000 outcomes of ~80 bytes; a file of them in XLSX or CSV is smaller
+const LABELS_BODY_BYTES = 16 * 1024 ** 2;
+const LABELS_FILE_BYTES = 32 * 1024 ** 2;
+
+const LabelsRecorded = Type.Object({
+  job_id: Type.String(),
+  recorded: Type.Integer({ description: 'rows labelled (an outcome by b_no labels every row with the number)' }),
+  bounced: Type.Integer(),
+  delivered: Type.Integer(),
+  replaced: Type.Integer({ description: 'of the rows labelled, those that had a label before' }),
+  causes: Type.Record(Type.String(), Type.Integer(), { description: 'bounces by the cause their reason names' }),
+  rejected: Type.Array(
+    Type.Object({
+      at: Type.Integer({ description: 'position in the array (1-based), or the data row of the file' }),
+      row_id: Type.Union([Type.Integer(), Type.Null()]),
+      b_no: Type.Union([Type.String(), Type.Null()]),
+      code: Type.Union([Type.Literal('no_row'), Type.Literal('no_outcome'), Type.Literal('not_in_job'), Type.Literal('not_processed'), Type.Literal('number_mismatch')]),
+      detail: Type.String(),
+    }),
+  ),
+  columns: Type.Optional(Type.Object({
+    b_no: Type.String(), row_id: Type.Union([Type.String(), Type.Null()]), outcome: Type.Union([Type.String(), Type.Null()]), reason: Type.Union([Type.String(), Type.Null()]),
+  }, { description: 'a file: the header read for each role' })),
+  recorded_at: Type.String(),
+});
+
 const LabelRecorded = Type.Object({
   job_id: Type.String(),
   row_id: Type.Integer(),
   bounced: Type.Boolean(),
   reason: Type.Union([Type.String(), Type.Null()]),
   replaced: Type.Boolean({ description: 'true when this row had a label before (relabelling replaces it)' }),
+  cause: Type.Union([Type.Enum(RETURN_CAUSES), Type.Null()], { description: 'what the reason names as the post office writes it (수취인불명 → unknown_recipient, 이사불명 → moved, 폐문부재 → nobody_home, 주소불명 → bad_address, 수취거절 → refused, …); null for a delivery or no reason' }),
   model_version: Type.Union([Type.String(), Type.Null()], { description: 'the model the row was scored with' }),
   recorded_at: Type.String(),
 });
+
+const fileColumns = (c: LabelFile['columns']) => ({ b_no: c.bno, row_id: c.rowId, outcome: c.outcome, reason: c.reason });
 
 /** Column overrides are header text, or a 1-based index written as digits. */
 function column(v: string | undefined): string | number | undefined {
@@ -170,7 +223,58 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
       async (request) => {
         const reason = request.body.reason?.trim() || null;
         const l = await service.label(requireAccount(request), request.params.job_id, { rowId: request.body.row_id, bounced: request.body.bounced, reason });
-        return { job_id: l.job.id, row_id: l.row.rowId, bounced: request.body.bounced, reason, replaced: l.replaced, model_version: l.modelVersion, recorded_at: l.at };
+        return { job_id: l.job.id, row_id: l.rowId, bounced: request.body.bounced, reason, replaced: l.replaced, cause: l.cause, model_version: l.modelVersion, recorded_at: l.at };
+      },
+    );
+
+    app.post(
+      '/batch/:job_id/labels',
+      {
+        bodyLimit: LABELS_BODY_BYTES,
+        schema: {
+          summary: 'Record many outcomes at once: a JSON array, or a file of returned mail (CSV, XLSX, JSON) as multipart',
+          description:
+            'Each outcome names its row by `row_id`, or by `b_no` (every row of the job with that number). `bounced` may be left out when `reason` is a 반송 사유 ' +
+            '(수취인불명, 이사불명, 폐문부재, 주소불명, 수취거절, 기타 …); `outcome=bounced` makes every row without one a bounce (a returned-mail list). ' +
+            'A file is read like a customer list: its number column, and `row_id`, an outcome column (반송여부, 배달결과, bounced) and a reason column (반송사유, 사유, reason) when present. ' +
+            'Outcomes that cannot be recorded are listed in `rejected`; the others are recorded together, in one transaction.',
+          params: JobParams,
+          querystring: LabelsQuery,
+          consumes: ['application/json', 'multipart/form-data'],
+          body: { content: { 'application/json': { schema: LabelsBody } } },
+          response: { 200: LabelsRecorded, ...problemResponses, 404: Problem, 413: Problem },
+        },
+      },
+      async (request) => {
+        const account = requireAccount(request);
+        const { job_id: jobId } = request.params;
+        const query = request.query;
+        const defaultBounced = query.outcome === undefined ? null : query.outcome === 'bounced';
+        let out;
+        if (request.isMultipart()) {
+          const part = await request.file({ limits: { fileSize: LABELS_FILE_BYTES, files: 1, fields: 10, parts: 20 } }).catch(unreadableMultipart);
+          if (!part) throw new AppError('bad_request', 'no file in the request: send it in a multipart part named "file"');
+          if (part.fieldname !== 'file') throw new AppError('bad_request', `the file part must be named "file", not "${part.fieldname}"`);
+          let truncated = false;
+          part.file.once('limit', () => {
+            truncated = true;
+          });
+          out = await service.labelFile(account, jobId, {
+            file: part.file, filename: cleanText(part.filename ?? '').trim() || null, contentType: part.mimetype || null,
+            sheet: query.sheet, defaultBounced, truncated: () => truncated,
+          });
+        } else {
+          const body = request.body as Static<typeof LabelsBody>;
+          const list = Array.isArray(body) ? body : body.labels;
+          const items = list.map((l, i): LabelItem => ({ at: i + 1, rowId: l.row_id ?? null, bno: l.b_no === undefined ? null : (normaliseFromFile(l.b_no) ?? l.b_no.trim()), bounced: l.bounced ?? null, reason: l.reason?.trim() || null }));
+          out = await service.labelMany(account, jobId, items, defaultBounced);
+        }
+        return {
+          job_id: out.job.id, recorded: out.recorded, bounced: out.bounced, delivered: out.recorded - out.bounced, replaced: out.replaced, causes: out.causes,
+          rejected: out.rejected.map((r) => ({ at: r.at, row_id: r.rowId, b_no: r.bno, code: r.code, detail: r.detail })),
+          ...('columns' in out ? { columns: fileColumns(out.columns as LabelFile['columns']) } : {}),
+          recorded_at: out.at,
+        };
       },
     );
   };

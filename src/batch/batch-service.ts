@@ -14,12 +14,16 @@ import { AppError } from '../errors.ts';
 import type { BatchJob, BatchRow, BatchRowInput, Tally } from '../domain/batch.ts';
 import type { Store } from '../store/store.ts';
 import { appendChunk } from './chunks.ts';
-import { allRows, getRow, rowsAfter } from './job-rows.ts';
+import { allRows, rowsAfter } from './job-rows.ts';
+import { JobRowFacts, type RowFacts } from './job-labels.ts';
+import type { LabelItem, LabelRecord, LabelRejection } from '../domain/label.ts';
+import { bouncedOf, causeOf, type ReturnCause } from '../domain/return-reason.ts';
 import type { Account } from '../domain/account.ts';
 import { isFileError } from './files/errors.ts';
 import type { ColumnOverrides } from './files/read-rows.ts';
 import { ParserPool } from './files/isolated-rows.ts';
 import { rowChars } from './files/parse-protocol.ts';
+import { readLabelFile, type LabelFile } from './files/label-file.ts';
 import { NumberTally } from './number-tally.ts';
 
 export interface UploadRequest {
@@ -55,6 +59,7 @@ export class BatchService {
   readonly #now: () => Date;
   readonly #queued: () => void;
   readonly #parsers: ParserPool;
+  readonly #facts: JobRowFacts;
 
   constructor(store: Store, limits: BatchLimits, opts: { now?: () => Date; onQueued?: () => void } = {}) {
     this.#store = store;
@@ -62,6 +67,7 @@ export class BatchService {
     this.#now = opts.now ?? (() => new Date());
     this.#queued = opts.onQueued ?? (() => {});
     this.#parsers = new ParserPool({ heapMb: limits.parseHeapMb });
+    this.#facts = new JobRowFacts(store.batches);
   }
 
   /** The account's job with its counts and its first `preview` rows. */
@@ -86,18 +92,82 @@ export class BatchService {
   }
 
   /** Records what the mail to one processed row really did, with the features it was scored on. */
-  async label(account: Account, jobId: string, l: { rowId: number; bounced: boolean; reason: string | null }): Promise<{ job: BatchJob; row: BatchRow; replaced: boolean; modelVersion: string | null; at: string }> {
+  async label(account: Account, jobId: string, l: { rowId: number; bounced: boolean; reason: string | null }): Promise<{ job: BatchJob; rowId: number; replaced: boolean; modelVersion: string | null; cause: ReturnCause | null; at: string }> {
     const job = await this.#own(account, jobId);
-    const row = await getRow(this.#store.batches, job.id, l.rowId);
+    const row = (await this.#facts.ofRows(job.id, [l.rowId])).get(l.rowId);
     if (!row) throw new AppError('not_found', `job ${job.id} has no row ${l.rowId} (it has ${job.total})`);
-    if (!row.result) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
+    if (!row.processed) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
     const at = this.#now().toISOString();
-    const modelVersion = typeof row.result.model_version === 'string' ? row.result.model_version : null;
-    const { replaced } = await this.#store.labels.put({
-      accountId: account.id, jobId: job.id, rowId: row.rowId, bno: row.bno ?? row.bnoRaw, addressKey: row.addressKey,
-      bounced: l.bounced, reason: l.reason, features: row.features ?? {}, modelVersion, at,
-    });
-    return { job, row, replaced, modelVersion, at };
+    const cause = causeOf(l.reason);
+    const { replaced } = await this.#store.labels.put(labelRecord(account, job, row, { bounced: l.bounced, reason: l.reason, cause }, at));
+    return { job, rowId: row.rowId, replaced, modelVersion: row.modelVersion, cause, at };
+  }
+
+  /**
+   * Records many outcomes of one job in one transaction: by row id, or for every row of the job
+   * with a business number. An item without an outcome takes it from its reason (a 반송 사유 is
+   * a bounce), then from `defaultBounced`. Items that cannot be recorded are reported and the
+   * rest recorded; a row labelled twice in one request keeps the later outcome.
+   */
+  async labelMany(account: Account, jobId: string, items: readonly LabelItem[], defaultBounced: boolean | null): Promise<LabelsRecorded> {
+    const job = await this.#own(account, jobId);
+    const rejected: LabelRejection[] = [];
+    const reject = (item: LabelItem, code: LabelRejection['code'], detail: string) => rejected.push({ at: item.at, rowId: item.rowId, bno: item.bno, code, detail });
+    const ready: { item: LabelItem; bounced: boolean; cause: ReturnCause | null }[] = [];
+    for (const item of items) {
+      const bounced = item.bounced ?? bouncedOf(item.reason) ?? defaultBounced;
+      if (item.rowId === null && item.bno === null) reject(item, 'no_row', 'give row_id or b_no');
+      else if (bounced === null) reject(item, 'no_outcome', 'give bounced, a 반송 사유 as reason, or the outcome for the whole request');
+      else ready.push({ item, bounced, cause: bounced ? causeOf(item.reason) : null });
+    }
+    const byRow = await this.#facts.ofRows(job.id, ready.flatMap((r) => (r.item.rowId === null ? [] : [r.item.rowId])));
+    const byNumber = await this.#facts.ofNumbers(job.id, new Set(ready.flatMap((r) => (r.item.rowId === null && r.item.bno !== null ? [r.item.bno] : []))));
+    const at = this.#now().toISOString();
+    const chosen = new Map<number, LabelRecord>();
+    for (const { item, bounced, cause } of ready) {
+      const rows = item.rowId === null ? (byNumber.get(item.bno!) ?? []) : [byRow.get(item.rowId)].filter((f) => f !== undefined);
+      if (rows.length === 0) {
+        reject(item, 'not_in_job', item.rowId === null ? `no row of job ${job.id} has the number ${item.bno}` : `job ${job.id} has no row ${item.rowId} (it has ${job.total})`);
+        continue;
+      }
+      if (item.rowId !== null && item.bno !== null && rows[0]!.bno !== item.bno) {
+        reject(item, 'number_mismatch', `row ${item.rowId} holds ${rows[0]!.bno}, not ${item.bno}`);
+        continue;
+      }
+      const unprocessed = rows.filter((r) => !r.processed);
+      if (unprocessed.length > 0) {
+        reject(item, 'not_processed', `row ${unprocessed[0]!.rowId} has not been processed yet; label it once the job has reached it`);
+        continue;
+      }
+      for (const row of rows) {
+        chosen.delete(row.rowId);
+        chosen.set(row.rowId, labelRecord(account, job, row, { bounced, reason: item.reason, cause }, at));
+      }
+    }
+    const labels = [...chosen.values()];
+    const { replaced } = await this.#store.labels.putMany(labels);
+    const causes: Partial<Record<ReturnCause, number>> = {};
+    for (const l of labels) if (l.cause) causes[l.cause] = (causes[l.cause] ?? 0) + 1;
+    rejected.sort((a, b) => a.at - b.at);
+    return { job, recorded: labels.length, bounced: labels.filter((l) => l.bounced).length, replaced, causes, rejected, at };
+  }
+
+  /**
+   * Records the outcomes in an uploaded file (CSV, XLSX or JSON; see files/label-file.ts), read in
+   * a parsing thread as customer lists are, then as labelMany does.
+   */
+  async labelFile(account: Account, jobId: string, f: LabelFileUpload): Promise<LabelsRecorded & { columns: LabelFile['columns'] }> {
+    try {
+      await this.#own(account, jobId);
+      const opened = await this.#parsers.open(f.file, { filename: f.filename ?? undefined, contentType: f.contentType ?? undefined, sheet: f.sheet, maxRows: LABELS_PER_REQUEST });
+      const { items, columns } = await readLabelFile(opened);
+      if (f.truncated()) throw this.#tooLarge();
+      return { ...(await this.labelMany(account, jobId, items, f.defaultBounced)), columns };
+    } catch (err) {
+      f.file.resume();
+      if (f.truncated()) throw this.#tooLarge();
+      throw asHttpError(err);
+    }
   }
 
   async #own(account: Account, jobId: string): Promise<BatchJob> {
@@ -262,4 +332,39 @@ function asHttpError(err: unknown): unknown {
     return new AppError(err.status === 413 ? 'payload_too_large' : 'bad_request', err.message, { extra: { file_error: err.code, ...err.details } });
   }
   return err;
+}
+
+/** Outcomes a request may carry (a JSON array, or the data rows of a file). */
+export const LABELS_PER_REQUEST = 100_000;
+
+export interface LabelFileUpload {
+  file: Readable;
+  filename: string | null;
+  contentType: string | null;
+  sheet?: string | undefined;
+  /** the outcome of rows that give neither one nor a reason (a file of returned mail: true) */
+  defaultBounced: boolean | null;
+  /** the upload was cut at the size limit */
+  truncated: () => boolean;
+}
+
+/** What a bulk label request recorded. */
+export interface LabelsRecorded {
+  job: BatchJob;
+  /** rows labelled (an item by number labels every row with it) */
+  recorded: number;
+  /** of them, bounces */
+  bounced: number;
+  /** of them, rows that had a label before */
+  replaced: number;
+  causes: Partial<Record<ReturnCause, number>>;
+  rejected: LabelRejection[];
+  at: string;
+}
+
+function labelRecord(account: Account, job: BatchJob, row: RowFacts, o: { bounced: boolean; reason: string | null; cause: ReturnCause | null }, at: string): LabelRecord {
+  return {
+    accountId: account.id, jobId: job.id, rowId: row.rowId, bno: row.bno, addressKey: row.addressKey,
+    bounced: o.bounced, reason: o.reason, cause: o.cause, features: row.features, modelVersion: row.modelVersion, at,
+  };
 }

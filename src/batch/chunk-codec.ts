@@ -155,3 +155,29 @@ export function chunkText(rows: readonly BatchRowInput[], columns: readonly stri
   return { firstRow: rows[0]!.rowId, lastRow: rows.at(-1)!.rowId, rows: encodeRows(rows, columns), lookups: encodeLookups(rows) };
 }
 
+
+/** What a label records of its row (see job-labels.ts). */
+export interface RowFacts {
+  rowId: number;
+  /** the number as labels and tallies key it: ten digits, or the cell as written */
+  bno: string;
+  /** false until the row's chunk has been processed */
+  processed: boolean;
+  addressKey: string | null;
+  features: Record<string, number>;
+  modelVersion: string | null;
+}
+
+/**
+ * A chunk's rows as labels see them, without building cells or answers: the rows' numbers and,
+ * for scored rows, what they were scored on. Unscored rows (no name) were never assessed.
+ */
+export function rowFactsOf(c: StoredChunkText): RowFacts[] {
+  const processed = c.output != null;
+  const scored = processed ? new Map(json<{ scored: [number, ScoredRow][] }>(c.output).scored) : new Map<number, ScoredRow>();
+  return json<EncodedRow[]>(c.rows).map(([rowId, bnoRaw, bno]) => {
+    const s = scored.get(rowId);
+    const version = s?.result.model_version;
+    return { rowId, bno: bno ?? bnoRaw, processed, addressKey: s?.addressKey ?? null, features: s?.features ?? {}, modelVersion: typeof version === 'string' ? version : null };
+  });
+}

@@ -73,9 +73,3 @@ export async function* allRows(store: BatchStore, jobId: string): AsyncGenerator
     }
   }
 }
-
-export async function getRow(store: BatchStore, jobId: string, rowId: number): Promise<BatchRow | null> {
-  const [chunk] = await chunksAfter(store, jobId, rowId - 1, 1);
-  const row = chunk?.rows.find((r) => r.rowId === rowId);
-  return chunk && row ? rowOf(chunk, row) : null;
-}

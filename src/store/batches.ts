@@ -251,6 +251,31 @@ export class BatchStore extends OverSql {
     return countsOf(this.sql, jobId);
   }
 
+  /** Each chunk's number and first and last row, in file order (a row per chunk, no chunk text). */
+  async chunkSpans(jobId: string): Promise<{ chunkNo: number; firstRow: number; lastRow: number }[]> {
+    const rows = await this.sql.all('SELECT chunk_no, first_row, last_row FROM batch_chunk_rows WHERE job_id = ? ORDER BY last_row', [jobId]);
+    return rows.map((r) => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) }));
+  }
+
+  /** The chunk holding `rowId`, if any, without its text. */
+  async chunkSpanOf(jobId: string, rowId: number): Promise<{ chunkNo: number; firstRow: number; lastRow: number } | null> {
+    const r = await this.sql.get('SELECT chunk_no, first_row, last_row FROM batch_chunk_rows WHERE job_id = ? AND last_row >= ? ORDER BY last_row LIMIT 1', [jobId, rowId]);
+    return r && Number(r.first_row) <= rowId ? { chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) } : null;
+  }
+
+  /** Chunks by number (those that exist), with their output once processed. */
+  async chunksByNo(jobId: string, chunkNos: readonly number[]): Promise<StoredChunkText[]> {
+    if (chunkNos.length === 0) return [];
+    const rows = await this.sql.all(
+      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output, j.columns FROM batch_chunk_rows r
+         JOIN batch_jobs j ON j.id = r.job_id
+         LEFT JOIN batch_chunks c ON c.job_id = r.job_id AND c.chunk_no = r.chunk_no
+        WHERE r.job_id = ? AND r.chunk_no IN (${chunkNos.map(() => '?').join(', ')})`,
+      [jobId, ...chunkNos],
+    );
+    return rows.map((r) => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), rows: r.rows, output: r.output, columns: r.columns }));
+  }
+
   /** Chunks in file order whose rows come after `afterRowId`, at most `limit` chunks. */
   async chunksAfter(jobId: string, afterRowId: number, limit: number): Promise<StoredChunkText[]> {
     const rows = await this.sql.all(

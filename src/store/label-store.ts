@@ -1,30 +1,51 @@
 // Mailing outcomes recorded by customers, per row of their batch jobs, with the features the
 // row was scored on (for refits).
 import type { LabelCounts, LabelRecord } from '../domain/label.ts';
+import type { ReturnCause } from '../domain/return-reason.ts';
 import { bool, json, num, str } from './rows.ts';
 import { OverSql, type Sql } from './sql.ts';
 
 export class LabelStore extends OverSql {
+  /** Records one outcome (see putMany). */
+  async put(l: LabelRecord): Promise<{ replaced: boolean }> {
+    return { replaced: (await this.putMany([l])).replaced > 0 };
+  }
+
   /**
-   * Records an outcome; labelling the same row again replaces it. The account's tallies per
-   * number and address move with it in the same transaction: the old outcome out, the new in.
+   * Records outcomes of rows of one job, all or none; labelling a row again replaces its label.
+   * The account's tallies per number and address move in the same transaction: each old outcome
+   * out, each new one in, summed per tally first so a thousand labels make a few statements.
+   * `labels` must be of one account and one job, one label per row.
    */
-  put(l: LabelRecord): Promise<{ replaced: boolean }> {
+  putMany(labels: readonly LabelRecord[]): Promise<{ replaced: number }> {
+    const first = labels[0];
+    if (!first) return Promise.resolve({ replaced: 0 });
     return this.sql.tx(async (t) => {
-      // concurrent first labels of one row must not both count as new
-      await t.lock(`label:${l.accountId}:${l.jobId}:${l.rowId}`);
-      const old = await t.get('SELECT b_no, address_key, bounced FROM labels WHERE account_id = ? AND job_id = ? AND row_id = ? FOR UPDATE', [l.accountId, l.jobId, l.rowId]);
-      await t.run(
-        `INSERT INTO labels (account_id, job_id, row_id, b_no, address_key, bounced, reason, features, model_version, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (account_id, job_id, row_id) DO UPDATE SET bounced = excluded.bounced, reason = excluded.reason,
-           b_no = excluded.b_no, address_key = excluded.address_key, features = excluded.features,
-           model_version = excluded.model_version, updated_at = excluded.updated_at`,
-        [l.accountId, l.jobId, l.rowId, l.bno, l.addressKey, l.bounced, l.reason, JSON.stringify(l.features), l.modelVersion, l.at, l.at],
-      );
-      if (old) await tally(t, l.accountId, String(old.b_no), str(old.address_key), bool(old.bounced), -1);
-      await tally(t, l.accountId, l.bno, l.addressKey, l.bounced, 1);
-      return { replaced: old !== undefined };
+      // concurrent labels of a job must not both count a row as new
+      await t.lock(`labels:${first.accountId}:${first.jobId}`);
+      const tallies = new Tallies();
+      let replaced = 0;
+      for (let i = 0; i < labels.length; i += BATCH) {
+        const part = labels.slice(i, i + BATCH);
+        const rowIds = part.map((l) => l.rowId);
+        const old = await t.all(
+          `SELECT b_no, address_key, bounced FROM labels WHERE account_id = ? AND job_id = ? AND row_id IN (${rowIds.map(() => '?').join(', ')}) FOR UPDATE`,
+          [first.accountId, first.jobId, ...rowIds],
+        );
+        for (const o of old) tallies.add(String(o.b_no), str(o.address_key), bool(o.bounced), -1);
+        replaced += old.length;
+        await t.run(
+          `INSERT INTO labels (account_id, job_id, row_id, b_no, address_key, bounced, reason, cause, features, model_version, created_at, updated_at)
+           VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+           ON CONFLICT (account_id, job_id, row_id) DO UPDATE SET bounced = excluded.bounced, reason = excluded.reason, cause = excluded.cause,
+             b_no = excluded.b_no, address_key = excluded.address_key, features = excluded.features,
+             model_version = excluded.model_version, updated_at = excluded.updated_at`,
+          part.flatMap((l) => [l.accountId, l.jobId, l.rowId, l.bno, l.addressKey, l.bounced, l.reason, l.cause, JSON.stringify(l.features), l.modelVersion, l.at, l.at]),
+        );
+        for (const l of part) tallies.add(l.bno, l.addressKey, l.bounced, 1);
+      }
+      await tallies.write(t, first.accountId);
+      return { replaced };
     });
   }
 
@@ -55,24 +76,46 @@ export class LabelStore extends OverSql {
    * model scored (a row scored as the reference case has no features, and counts all the same);
    * rows never scored (no name) have no model version and say nothing about the model.
    */
-  async forFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean }[]> {
-    const rows = await this.sql.all('SELECT account_id, features, bounced FROM labels WHERE model_version IS NOT NULL ORDER BY updated_at DESC LIMIT ?', [limit]);
-    return rows.map((r) => ({ accountId: String(r.account_id), features: json<Record<string, number>>(r.features), bounced: bool(r.bounced) }));
+  async forFit(limit: number): Promise<{ accountId: string; features: Record<string, number>; bounced: boolean; cause: ReturnCause | null }[]> {
+    const rows = await this.sql.all('SELECT account_id, features, bounced, cause FROM labels WHERE model_version IS NOT NULL ORDER BY updated_at DESC LIMIT ?', [limit]);
+    return rows.map((r) => ({ accountId: String(r.account_id), features: json<Record<string, number>>(r.features), bounced: bool(r.bounced), cause: str(r.cause) as ReturnCause | null }));
   }
 }
 
-/** Adds one outcome (`by` = 1) to, or takes one (`by` = −1) from, the account's tallies for its number and address. */
-async function tally(t: Sql, accountId: string, bno: string, addressKey: string | null, bounced: boolean, by: 1 | -1): Promise<void> {
-  const column = bounced ? 'bounced' : 'delivered';
-  for (const [kind, value] of [['b_no', bno], ['address', addressKey]] as const) {
-    if (value === null) continue;
-    // a taking-back updates the row its outcome was added to (an insert of −1 would fail its CHECK before the conflict is seen)
-    if (by < 0) await t.run(`UPDATE label_tallies SET ${column} = ${column} - 1 WHERE account_id = ? AND kind = ? AND value = ?`, [accountId, kind, value]);
-    else {
+// rows a statement carries: 12 parameters each stays far below either engine's limit
+const BATCH = 500;
+
+/** Changes to an account's tallies, summed per (kind, value) before they are written. */
+class Tallies {
+  readonly #d = new Map<string, { kind: 'b_no' | 'address'; value: string; bounced: number; delivered: number }>();
+
+  /** One outcome in (`by` = 1) or out (`by` = −1) of its number's and its address's tallies. */
+  add(bno: string, addressKey: string | null, bounced: boolean, by: 1 | -1): void {
+    for (const [kind, value] of [['b_no', bno], ['address', addressKey]] as const) {
+      if (value === null) continue;
+      const key = `${kind}\u0000${value}`;
+      let d = this.#d.get(key);
+      if (!d) this.#d.set(key, (d = { kind, value, bounced: 0, delivered: 0 }));
+      if (bounced) d.bounced += by;
+      else d.delivered += by;
+    }
+  }
+
+  async write(t: Sql, accountId: string): Promise<void> {
+    const grow: { kind: string; value: string; bounced: number; delivered: number }[] = [];
+    for (const d of this.#d.values()) {
+      if (d.bounced === 0 && d.delivered === 0) continue;
+      // a taking-back updates the row its outcome was added to (an insert of −1 would fail its CHECK before the conflict is seen)
+      if (d.bounced < 0 || d.delivered < 0) {
+        await t.run('UPDATE label_tallies SET bounced = bounced + ?, delivered = delivered + ? WHERE account_id = ? AND kind = ? AND value = ?', [d.bounced, d.delivered, accountId, d.kind, d.value]);
+      } else grow.push(d);
+    }
+    for (let i = 0; i < grow.length; i += BATCH) {
+      const part = grow.slice(i, i + BATCH);
       await t.run(
-        `INSERT INTO label_tallies (account_id, kind, value, bounced, delivered) VALUES (?, ?, ?, ?, ?)
-         ON CONFLICT (account_id, kind, value) DO UPDATE SET ${column} = label_tallies.${column} + 1`,
-        [accountId, kind, value, bounced ? 1 : 0, bounced ? 0 : 1],
+        `INSERT INTO label_tallies (account_id, kind, value, bounced, delivered) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+         ON CONFLICT (account_id, kind, value) DO UPDATE SET bounced = label_tallies.bounced + excluded.bounced, delivered = label_tallies.delivered + excluded.delivered`,
+        part.flatMap((d) => [accountId, d.kind, d.value, d.bounced, d.delivered]),
       );
     }
   }

@@ -50,7 +50,7 @@ test('every migration, as SQLite reads it, runs on a fresh embedded database and
   }
   // what the booleans now check holds on both ends of a write
   db.exec("INSERT INTO accounts (id, email, plan, created_at) VALUES ('a', 'a@x', 'free', '2026-01-01T00:00:00Z')");
-  assert.throws(() => db.exec("INSERT INTO labels VALUES ('a', 'j', 1, '1', NULL, 2, NULL, '{}', NULL, 't', 't')"), /CHECK constraint failed/);
+  assert.throws(() => db.exec("INSERT INTO labels (account_id, job_id, row_id, b_no, address_key, bounced, reason, features, model_version, created_at, updated_at) VALUES ('a', 'j', 1, '1', NULL, 2, NULL, '{}', NULL, 't', 't')"), /CHECK constraint failed/);
   db.close();
 });
 

@@ -68,3 +68,4 @@ export function useFreshStore(kind: StoreKind): { store: Store } {
   });
   return held;
 }
+

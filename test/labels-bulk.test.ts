@@ -76,6 +76,9 @@ describeEachStore('POST /batch/{job_id}/labels', (kind) => {
     const res = await post([{ b_no: fixed('unregistered') }], '?outcome=bounced');
     assert.deepEqual([res.body.recorded, res.body.bounced], [1, 1]);
     assert.equal((await post([{ b_no: fixed('unregistered') }])).body.rejected[0].code, 'no_outcome');
+    // a reason with no cause of its own is still a bounce; one that says the mail arrived is a delivery
+    assert.deepEqual((await post([{ b_no: fixed('unregistered'), reason: '기타' }])).body.causes, { other: 1 });
+    assert.equal((await post([{ b_no: fixed('unregistered'), reason: '배달완료' }])).body.delivered, 1);
   });
 
   test('a CP949 CSV of returned mail as the mailroom types it: numbers and 반송사유, no outcome column', async () => {

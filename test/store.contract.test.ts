@@ -200,6 +200,32 @@ describeEachStore('store contract', (kind) => {
     assert.equal(c.addressBounced + c.addressDelivered, 1);
   });
 
+  test('labels in bulk and one by one, at once, on two jobs sharing numbers: no deadlock, one tally per label', async () => {
+    const a = account();
+    await store.accounts.create(a);
+    const numbers = Array.from({ length: 40 }, (_, i) => String(1_100_000_000 + i));
+    const rec = (jobId: string, rowId: number, i: number, bounced: boolean): LabelRecord => ({
+      accountId: a.id, jobId, rowId, bno: numbers[i % numbers.length]!, addressKey: `bld_${i % 7}`, bounced, reason: null, cause: null,
+      features: {}, modelVersion: 'prior-test', at: new Date().toISOString(),
+    });
+    // the two jobs name the numbers in opposite orders, and every write is done twice with the other outcome
+    const bulk = (jobId: string, reverse: boolean, bounced: boolean) => store.labels.putMany(Array.from({ length: 40 }, (_, r) => rec(jobId, r + 1, reverse ? 39 - r : r, bounced)));
+    await Promise.all([bulk('job_x', false, true), bulk('job_y', true, false), bulk('job_x', false, false), bulk('job_y', true, true),
+      ...Array.from({ length: 20 }, (_, r) => store.labels.put(rec(r % 2 ? 'job_x' : 'job_y', r + 1, r % 2 ? r : 39 - r, r % 3 === 0)))]);
+    let total = 0;
+    for (const n of numbers) {
+      const c = await store.labels.counts(a.id, n, null);
+      total += c.bizBounced + c.bizDelivered;
+    }
+    assert.equal(total, 80, 'two jobs × 40 rows, however often relabelled');
+    let byAddress = 0;
+    for (let i = 0; i < 7; i++) {
+      const c = await store.labels.counts(a.id, 'none', `bld_${i}`);
+      byAddress += c.addressBounced + c.addressDelivered;
+    }
+    assert.equal(byAddress, 80);
+  });
+
   test('models: the newest global model wins; account offsets are replaced', async () => {
     const a = account();
     await store.accounts.create(a);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
 import type { BatchRowInput, ChunkOutput } from '../domain/batch.ts';
-import { decodeOutput, decodeRows, encodeOutput, encodeRows } from './chunk-codec.ts';
+import { decodeOutput, decodeRows, encodeFacts, encodeOutput, encodeRows, rowFactsOf } from './chunk-codec.ts';
 
 const record = (bno: string, over: Partial<NtsRecord> = {}): NtsRecord => ({
   b_no: bno, b_stt: '계속사업자', b_stt_cd: '01', tax_type: '부가가치세 일반과세자', tax_type_cd: '01', end_dt: '', utcc_yn: 'N',
@@ -42,4 +42,34 @@ test('a chunk of rows reads back exactly as written', () => {
   assert.deepEqual(decodeRows(encodeRows([years], ['사업자등록번호', '2024', '2023', '비고']), ['사업자등록번호', '2024', '2023', '비고']), [years]);
   // rows moved over from before chunks keep their cells keyed
   assert.deepEqual(decodeRows(JSON.stringify([[8, 'abc', null, false, null, null, { 사업자등록번호: 'abc' }]]), ['사업자등록번호', '상호']), [rows[1]]);
+});
+
+test("labels read a chunk's scored rows the same from its facts as from its output (chunks from before facts were kept)", () => {
+  const rows: BatchRowInput[] = [
+    { rowId: 11, bnoRaw: '100-00-00001', bno: '1000000001', valid: true, name: '가', address: '서울', cells: {} },
+    { rowId: 12, bnoRaw: '1000000002', bno: '1000000002', valid: true, name: null, address: null, cells: {} },
+    { rowId: 13, bnoRaw: '12-34', bno: null, valid: false, name: '다', address: null, cells: {} },
+  ];
+  const output: ChunkOutput = {
+    answers: new Map([['1000000001', answer('1000000001')], ['1000000002', answer('1000000002')]]),
+    scored: new Map([
+      [11, { result: { b_no: '1000000001', model_version: 'global-7' }, features: { missing_unit: 1 }, addressKey: 'bld_1' }],
+      [13, { result: { b_no: '12-34', model_version: 'global-7' }, features: null, addressKey: null }],
+    ]),
+  };
+  const stored = { chunkNo: 1, firstRow: 11, lastRow: 13, rows: encodeRows(rows, []), columns: '[]' };
+  const fromFacts = rowFactsOf({ ...stored, output: null, facts: encodeFacts(output), processed: true });
+  const fromOutput = rowFactsOf({ ...stored, output: encodeOutput(output) });
+  assert.deepEqual(fromFacts, fromOutput);
+  assert.deepEqual(fromFacts, [
+    { rowId: 11, bno: '1000000001', processed: true, addressKey: 'bld_1', modelVersion: 'global-7', features: { missing_unit: 1 } },
+    { rowId: 12, bno: '1000000002', processed: true, addressKey: null, modelVersion: null, features: {} },
+    { rowId: 13, bno: '12-34', processed: true, addressKey: null, modelVersion: 'global-7', features: {} },
+  ]);
+  assert.equal(rowFactsOf({ ...stored, output: null })[0]!.processed, false);
+  // every row scored: the facts alone answer, and the same
+  output.scored.set(12, { result: { b_no: '1000000002', model_version: 'global-7' }, features: {}, addressKey: 'bld_2' });
+  const all = rowFactsOf({ ...stored, rows: '"not read"', output: null, facts: encodeFacts(output), processed: true });
+  assert.deepEqual(all, rowFactsOf({ ...stored, output: encodeOutput(output) }));
+  assert.equal(all[1]!.addressKey, 'bld_2');
 });

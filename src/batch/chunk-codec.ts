@@ -168,16 +168,45 @@ export interface RowFacts {
   modelVersion: string | null;
 }
 
+/** A scored row's facts as kept: [row_id, the number as labels key it, address_key, model_version, features]. */
+type EncodedFacts = [number, string, string | null, string | null, Record<string, number> | null][];
+
+/** What labels need of a chunk's scored rows, as JSON text; null when none was scored. */
+export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null {
+  if ('encoded' in o || o.scored.size === 0) return null;
+  const out: EncodedFacts = [];
+  for (const [rowId, s] of o.scored) {
+    const { model_version: version, b_no: bno } = s.result;
+    out.push([rowId, typeof bno === 'string' ? bno : '', s.addressKey, typeof version === 'string' ? version : null, s.features]);
+  }
+  // in row order, as rows are
+  return JSON.stringify(out.toSorted((a, b) => a[0] - b[0]));
+}
+
 /**
  * A chunk's rows as labels see them, without building cells or answers: the rows' numbers and,
- * for scored rows, what they were scored on. Unscored rows (no name) were never assessed.
+ * for scored rows, what they were scored on (from the chunk's facts, or from its output when it
+ * was processed before facts were kept). Unscored rows (no name) were never assessed. A chunk
+ * whose rows were all scored is read from its facts alone, without parsing its rows.
  */
 export function rowFactsOf(c: StoredChunkText): RowFacts[] {
-  const processed = c.output != null;
-  const scored = processed ? new Map(json<{ scored: [number, ScoredRow][] }>(c.output).scored) : new Map<number, ScoredRow>();
-  return json<EncodedRow[]>(c.rows).map(([rowId, bnoRaw, bno]) => {
-    const s = scored.get(rowId);
-    const version = s?.result.model_version;
-    return { rowId, bno: bno ?? bnoRaw, processed, addressKey: s?.addressKey ?? null, features: s?.features ?? {}, modelVersion: typeof version === 'string' ? version : null };
-  });
+  const processed = c.processed ?? c.output != null;
+  if (c.facts != null) {
+    const facts = json<EncodedFacts>(c.facts);
+    if (facts.length === c.lastRow - c.firstRow + 1) {
+      return facts.map(([rowId, bno, addressKey, modelVersion, features]) => ({ rowId, bno, processed, addressKey, modelVersion, features: features ?? {} }));
+    }
+  }
+  const scored = new Map<number, Omit<RowFacts, 'rowId' | 'bno' | 'processed'>>();
+  if (c.facts != null) {
+    for (const [rowId, , addressKey, modelVersion, features] of json<EncodedFacts>(c.facts)) scored.set(rowId, { addressKey, modelVersion, features: features ?? {} });
+  } else if (c.output != null) {
+    for (const [rowId, s] of json<{ scored: [number, ScoredRow][] }>(c.output).scored) {
+      const version = s.result.model_version;
+      scored.set(rowId, { addressKey: s.addressKey, modelVersion: typeof version === 'string' ? version : null, features: s.features ?? {} });
+    }
+  }
+  return json<EncodedRow[]>(c.rows).map(([rowId, bnoRaw, bno]) => ({
+    rowId, bno: bno ?? bnoRaw, processed, ...(scored.get(rowId) ?? { addressKey: null, features: {}, modelVersion: null }),
+  }));
 }

@@ -5,7 +5,7 @@ import type { CompleteOutcome } from '../store/batch-store.ts';
 import type { BatchStore } from '../store/batches.ts';
 import { batchDoneEvent } from './batch-events.ts';
 import type { CachedGroup } from './cached-chunk.ts';
-import { chunkText, decodeChunk, decodeRows, encodeOutput, toCachedGroup } from './chunk-codec.ts';
+import { chunkText, decodeChunk, decodeRows, encodeFacts, encodeOutput, toCachedGroup } from './chunk-codec.ts';
 import { json } from '../store/rows.ts';
 
 /** Stores rows (in order, none missing) as chunk `chunkNo`; `columns`: the headers read so far, in file order. */
@@ -29,5 +29,5 @@ export async function chunksAfter(store: BatchStore, jobId: string, afterRowId: 
 
 /** Commits a processed chunk (see BatchStore.completeChunk); the job's last chunk sends batch.done. */
 export function completeChunk(store: BatchStore, lease: ChunkLease, holder: string, done: ChunkCompletion, now: Date): Promise<CompleteOutcome> {
-  return store.completeChunk(lease, holder, { ...done, output: encodeOutput(done.output), doneEvent: batchDoneEvent }, now);
+  return store.completeChunk(lease, holder, { ...done, output: encodeOutput(done.output), facts: encodeFacts(done.output), doneEvent: batchDoneEvent }, now);
 }

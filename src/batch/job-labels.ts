@@ -97,7 +97,7 @@ export class JobRowFacts {
       for (const c of await this.#store.chunksByNo(jobId, missing.slice(i, i + READ_CHUNKS))) {
         const facts = new Map(rowFactsOf(c).map((f) => [f.rowId, f]));
         out.set(c.chunkNo, facts);
-        if (c.output == null) continue;
+        if (!(c.processed ?? c.output != null)) continue;
         this.#kept.set(`${jobId}:${c.chunkNo}`, facts);
         if (this.#kept.size > KEPT_CHUNKS) this.#kept.delete(this.#kept.keys().next().value!);
       }

@@ -21,12 +21,18 @@ export interface StoredChunkText {
   rows: unknown;
   output: unknown;
   columns: unknown;
+  /** labels' facts of its scored rows, when the chunk has them (then `output` may be left out) */
+  facts?: unknown;
+  /** the chunk has an output, read or not */
+  processed?: boolean;
 }
 
 /** What completing a chunk writes. */
 export interface ChunkCommit {
   /** the chunk's output, encoded */
   output: string;
+  /** what labels need of its scored rows, encoded (chunk-codec.ts), or null when none was scored */
+  facts: string | null;
   /** the numbers this chunk looked up (not those it took from earlier chunks) */
   numbers: readonly NumberOutcome[];
   /** the chunk's rows by status and grade, added to the job's counts */

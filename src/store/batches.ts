@@ -232,8 +232,8 @@ export class BatchStore extends OverSql {
     const refund = splitRefund(refunds, job.overage);
     await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage);
     await bumpCounts(t, lease.jobId, done.counts);
-    await t.run("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = ? WHERE job_id = ? AND chunk_no = ?", [
-      done.output, lease.jobId, lease.chunkNo,
+    await t.run("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = ?, facts = ? WHERE job_id = ? AND chunk_no = ?", [
+      done.output, done.facts, lease.jobId, lease.chunkNo,
     ]);
     const next = afterChunk(job, done.failure ?? null);
     const after = toJob((await t.get(
@@ -263,17 +263,23 @@ export class BatchStore extends OverSql {
     return r && Number(r.first_row) <= rowId ? { chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) } : null;
   }
 
-  /** Chunks by number (those that exist), with their output once processed. */
+  /**
+   * Chunks by number (those that exist), for labels: their rows, and the facts of their scored
+   * rows once processed; the output only of a chunk processed before facts were kept.
+   */
   async chunksByNo(jobId: string, chunkNos: readonly number[]): Promise<StoredChunkText[]> {
     if (chunkNos.length === 0) return [];
     const rows = await this.sql.all(
-      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.output, j.columns FROM batch_chunk_rows r
+      `SELECT r.chunk_no, r.first_row, r.last_row, r.rows, c.facts, CASE WHEN c.facts IS NULL THEN c.output END AS output,
+              CASE WHEN c.output IS NULL THEN 0 ELSE 1 END AS processed, j.columns FROM batch_chunk_rows r
          JOIN batch_jobs j ON j.id = r.job_id
          LEFT JOIN batch_chunks c ON c.job_id = r.job_id AND c.chunk_no = r.chunk_no
         WHERE r.job_id = ? AND r.chunk_no IN (${chunkNos.map(() => '?').join(', ')})`,
       [jobId, ...chunkNos],
     );
-    return rows.map((r) => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), rows: r.rows, output: r.output, columns: r.columns }));
+    return rows.map((r) => ({
+      chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), rows: r.rows, output: r.output, columns: r.columns, facts: r.facts, processed: Number(r.processed) === 1,
+    }));
   }
 
   /** Chunks in file order whose rows come after `afterRowId`, at most `limit` chunks. */

@@ -21,8 +21,16 @@ export class LabelStore extends OverSql {
     const first = labels[0];
     if (!first) return Promise.resolve({ replaced: 0 });
     return this.sql.tx(async (t) => {
-      // concurrent labels of a job must not both count a row as new
-      await t.lock(`labels:${first.accountId}:${first.jobId}`);
+      // Concurrent labels of a row must not both count it as new. One label holds its row and
+      // shares the account; many hold the account (a lock per row of thousands would cost more
+      // than the writes), so their tallies can be written in any order without a deadlock.
+      const account = `labels:${first.accountId}`;
+      const alone = labels.length > 1;
+      if (alone) await t.lock(account);
+      else {
+        await t.lock(account, 'shared');
+        await t.lock(`${account}:${first.jobId}:${first.rowId}`);
+      }
       const tallies = new Tallies();
       let replaced = 0;
       for (let i = 0; i < labels.length; i += BATCH) {
@@ -44,7 +52,7 @@ export class LabelStore extends OverSql {
         );
         for (const l of part) tallies.add(l.bno, l.addressKey, l.bounced, 1);
       }
-      await tallies.write(t, first.accountId);
+      await tallies.write(t, first.accountId, alone);
       return { replaced };
     });
   }
@@ -85,9 +93,16 @@ export class LabelStore extends OverSql {
 // rows a statement carries: 12 parameters each stays far below either engine's limit
 const BATCH = 500;
 
+interface Delta {
+  kind: 'b_no' | 'address';
+  value: string;
+  bounced: number;
+  delivered: number;
+}
+
 /** Changes to an account's tallies, summed per (kind, value) before they are written. */
 class Tallies {
-  readonly #d = new Map<string, { kind: 'b_no' | 'address'; value: string; bounced: number; delivered: number }>();
+  readonly #d = new Map<string, Delta>();
 
   /** One outcome in (`by` = 1) or out (`by` = −1) of its number's and its address's tallies. */
   add(bno: string, addressKey: string | null, bounced: boolean, by: 1 | -1): void {
@@ -101,22 +116,42 @@ class Tallies {
     }
   }
 
-  async write(t: Sql, accountId: string): Promise<void> {
-    const grow: { kind: string; value: string; bounced: number; delivered: number }[] = [];
-    for (const d of this.#d.values()) {
+  /**
+   * Writes the changes. `alone`: no other transaction changes the account's tallies meanwhile, so
+   * the changes go in a few statements; otherwise they go one key at a time in key order, so that
+   * two transactions changing the same tallies take their row locks in the same order.
+   */
+  async write(t: Sql, accountId: string, alone: boolean): Promise<void> {
+    const grow: Delta[] = [];
+    const shrink: Delta[] = [];
+    for (const key of [...this.#d.keys()].toSorted()) {
+      const d = this.#d.get(key)!;
       if (d.bounced === 0 && d.delivered === 0) continue;
       // a taking-back updates the row its outcome was added to (an insert of −1 would fail its CHECK before the conflict is seen)
-      if (d.bounced < 0 || d.delivered < 0) {
-        await t.run('UPDATE label_tallies SET bounced = bounced + ?, delivered = delivered + ? WHERE account_id = ? AND kind = ? AND value = ?', [d.bounced, d.delivered, accountId, d.kind, d.value]);
-      } else grow.push(d);
+      const list = d.bounced >= 0 && d.delivered >= 0 ? grow : shrink;
+      list.push(d);
+      if (!alone) await (list === grow ? insert : update)(t, accountId, list.splice(0));
     }
-    for (let i = 0; i < grow.length; i += BATCH) {
-      const part = grow.slice(i, i + BATCH);
-      await t.run(
-        `INSERT INTO label_tallies (account_id, kind, value, bounced, delivered) VALUES ${part.map(() => '(?, ?, ?, ?, ?)').join(', ')}
-         ON CONFLICT (account_id, kind, value) DO UPDATE SET bounced = label_tallies.bounced + excluded.bounced, delivered = label_tallies.delivered + excluded.delivered`,
-        part.flatMap((d) => [accountId, d.kind, d.value, d.bounced, d.delivered]),
-      );
-    }
+    for (let i = 0; i < shrink.length; i += BATCH) await update(t, accountId, shrink.slice(i, i + BATCH));
+    for (let i = 0; i < grow.length; i += BATCH) await insert(t, accountId, grow.slice(i, i + BATCH));
   }
+}
+
+/** Adds non-negative changes to tallies, creating them where missing. */
+async function insert(t: Sql, accountId: string, ds: readonly Delta[]): Promise<void> {
+  await t.run(
+    `INSERT INTO label_tallies (account_id, kind, value, bounced, delivered) VALUES ${ds.map(() => '(?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (account_id, kind, value) DO UPDATE SET bounced = label_tallies.bounced + excluded.bounced, delivered = label_tallies.delivered + excluded.delivered`,
+    ds.flatMap((d) => [accountId, d.kind, d.value, d.bounced, d.delivered]),
+  );
+}
+
+/** Adds changes to tallies that exist (every taking-back is of an outcome added before). */
+async function update(t: Sql, accountId: string, ds: readonly Delta[]): Promise<void> {
+  await t.run(
+    `UPDATE label_tallies SET bounced = label_tallies.bounced + v.column3, delivered = label_tallies.delivered + v.column4
+       FROM (VALUES ${ds.map(() => '(?, ?, CAST(? AS integer), CAST(? AS integer))').join(', ')}) AS v
+      WHERE label_tallies.account_id = ? AND label_tallies.kind = v.column1 AND label_tallies.value = v.column2`,
+    [...ds.flatMap((d) => [d.kind, d.value, d.bounced, d.delivered]), accountId],
+  );
 }

@@ -34,8 +34,8 @@ export class PostgresSql implements Sql {
     return (await this.#on.query<unknown[]>({ text: text(sql), values: params as unknown[], rowMode: 'array' })).rows;
   }
 
-  async lock(key: string): Promise<void> {
-    await this.#on.query("SELECT pg_advisory_xact_lock(hashtext('bizcheck'), hashtext($1))", [key]);
+  async lock(key: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
+    await this.#on.query(`SELECT ${mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock'}(hashtext('bizcheck'), hashtext($1))`, [key]);
   }
 
   async tx<T>(fn: (t: Sql) => Promise<T>): Promise<T> {

@@ -24,8 +24,9 @@ export interface Sql {
   /**
    * Inside a transaction: waits for and holds a lock on `key` until it ends (PostgreSQL's
    * advisory lock; the embedded store's transaction holds the whole database already).
+   * Shared holders of a key exclude only its exclusive holders, not each other.
    */
-  lock(key: string): Promise<void>;
+  lock(key: string, mode?: 'exclusive' | 'shared'): Promise<void>;
 }
 
 /** A store written over the SQL layer: the connection its statements run on. */

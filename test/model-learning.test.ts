@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { ModelRefitter } from '../src/jobs/model-refit.ts';
 import { ModelProvider } from '../src/model/model-provider.ts';
 import { PRIOR_MODEL } from '../src/domain/model/prior.ts';
-import { score, sigmoid } from '../src/domain/model/score.ts';
+import { accountShift, score, sigmoid } from '../src/domain/model/score.ts';
 import { runFit } from '../src/jobs/refit-worker.ts';
 import type { LabelRecord } from '../src/domain/label.ts';
 import type { Store } from '../src/store/store.ts';
@@ -80,5 +80,34 @@ describeEachStore('the model refit', (kind) => {
     assert.ok(moved <= 0.02, `the attacker moved a probability by ${moved.toFixed(4)}`);
     // its own offset is its own: the attacker's clean rows are shifted for it alone
     assert.ok((await held.store.models.offset(attacker))!.offset > 0.5);
+  });
+  test('an account whose closed customers still take the mail learns it for itself: its weight on a closure, not only its baseline', async () => {
+    const others: string[] = [];
+    for (let k = 0; k < 3; k++) {
+      const other = await newAccount(held.store);
+      others.push(other);
+      await putLabels(held.store, other, 300, (i) => {
+        const features: Record<string, number> = i % 3 === 0 ? { status_closed: 1 } : { entity_individual: 1 };
+        return { features, bounced: prob(PRIOR_MODEL, features) > (((i * 37 + k) % 100) + 0.5) / 100 };
+      });
+    }
+    const wholesaler = await newAccount(held.store);
+    // a closure bounces 1 in 10 of its letters (the shared model says more than half); the rest as the prior says
+    await putLabels(held.store, wholesaler, 2000, (i) => {
+      const features: Record<string, number> = i % 4 === 0 ? { status_closed: 1, entity_individual: 1 } : { entity_individual: 1 };
+      return { features, bounced: i % 4 === 0 ? i % 40 === 0 : ((i * 37) % 100) + 0.5 < prob(PRIOR_MODEL, features) * 100 };
+    });
+    const provider = new ModelProvider(held.store);
+    assert.equal((await new ModelRefitter({ store: held.store, provider, minNewLabels: 1, inline: true }).runOnce(true)).fitted, true);
+    const model = await provider.current();
+    const closed = new Map([['status_closed', 1], ['entity_individual', 1]]);
+    const active = new Map([['entity_individual', 1]]);
+    const probFor = async (account: string, f: Map<string, number>) => sigmoid(score(model, f).logit + accountShift(await provider.accountAdjustment(account, model), f));
+    const own = await provider.accountAdjustment(wholesaler, model);
+    assert.ok(own!.weights.status_closed! < -1, `the wholesaler's shift on a closure: ${own!.weights.status_closed}`);
+    assert.ok((await probFor(wholesaler, closed)) < 0.25, `a closed customer of the wholesaler: ${await probFor(wholesaler, closed)}`);
+    // its active customers are not made safer than its labels say: the shift is on the closure
+    assert.ok(Math.abs((await probFor(wholesaler, active)) - prob(model, Object.fromEntries(active))) < 0.03);
+    for (const other of others) assert.ok((await probFor(other, closed)) > 0.4, `another account's closed customer: ${await probFor(other, closed)}`);
   });
 });

@@ -234,9 +234,9 @@ describeEachStore('store contract', (kind) => {
     await store.models.save(m('g-2', '2026-11-02T00:00:00.000Z'));
     await store.models.save({ ...m('g-1', '2026-11-03T00:00:00.000Z'), intercept: 9 }); // a version is never rewritten
     assert.deepEqual(await store.models.latest(), m('g-2', '2026-11-02T00:00:00.000Z'));
-    await store.models.saveOffsets([{ accountId: a.id, modelVersion: 'g-1', offset: 0.2, trainedOn: 5, createdAt: '2026-11-01T00:00:00.000Z' }]);
-    await store.models.saveOffsets([{ accountId: a.id, modelVersion: 'g-2', offset: -0.4, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' }]);
-    assert.deepEqual(await store.models.offset(a.id), { accountId: a.id, modelVersion: 'g-2', offset: -0.4, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' });
+    await store.models.saveOffsets([{ accountId: a.id, modelVersion: 'g-1', offset: 0.2, weights: {}, trainedOn: 5, createdAt: '2026-11-01T00:00:00.000Z' }]);
+    await store.models.saveOffsets([{ accountId: a.id, modelVersion: 'g-2', offset: -0.4, weights: { status_closed: -1.25 }, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' }]);
+    assert.deepEqual(await store.models.offset(a.id), { accountId: a.id, modelVersion: 'g-2', offset: -0.4, weights: { status_closed: -1.25 }, trainedOn: 9, createdAt: '2026-11-02T00:00:00.000Z' });
     assert.equal(await store.models.offset('acc_none'), null);
   });
 

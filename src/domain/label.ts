@@ -29,6 +29,8 @@ export interface AccountOffset {
   accountId: string;
   modelVersion: string;
   offset: number;
+  /** the account's shifts of feature weights (see fitAccountAdjustment) */
+  weights: Record<string, number>;
   trainedOn: number;
   createdAt: string;
 }

@@ -89,7 +89,7 @@ export class ModelRefitter {
       const model = result.model;
       await store.models.save(model);
       await store.models.saveOffsets(
-        result.offsets.map((o) => ({ accountId: o.accountId, modelVersion: model.version, offset: o.offset, trainedOn: o.trainedOn, createdAt: model.createdAt })),
+        result.offsets.map((o) => ({ accountId: o.accountId, modelVersion: model.version, offset: o.offset, weights: o.weights, trainedOn: o.trainedOn, createdAt: model.createdAt })),
       );
       this.#o.provider.adopt(model);
       this.#o.log?.info({ version: model.version, labels: examples.length }, 'bounce model refitted');

@@ -1,7 +1,7 @@
 // Runs a model fit on a worker thread: fitting tens of thousands of labels takes CPU seconds,
 // which must never stall the event loop that answers requests.
 import { parentPort, Worker } from 'node:worker_threads';
-import { type Example, fitAccountOffset } from '../domain/model/fit.ts';
+import { type Example, fitAccountAdjustment } from '../domain/model/fit.ts';
 import { fitPooled } from '../domain/model/pooled-fit.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 
@@ -14,13 +14,13 @@ export interface FitRequest {
 
 export interface FitResult {
   model: ModelParams;
-  offsets: { accountId: string; offset: number; trainedOn: number }[];
+  offsets: { accountId: string; offset: number; weights: Record<string, number>; trainedOn: number }[];
 }
 
 /**
  * The fit itself, pure; exported so it can also run inline (tests, the eval script). The shared
  * model weighs accounts so that none moves another's scores (pooled-fit.ts); each account's
- * offset is fitted on its own labels, in full.
+ * adjustment (its intercept and feature shifts) is fitted on its own labels, in full.
  */
 export function runFit(req: FitRequest): FitResult {
   const toExample = (e: FitRequest['examples'][number]) => ({ features: new Map(Object.entries(e.features)), bounced: e.bounced });
@@ -31,7 +31,7 @@ export function runFit(req: FitRequest): FitResult {
     list.push(toExample(e));
   }
   const { model } = fitPooled(req.base, byAccount, { now: new Date(req.now) });
-  const offsets = [...byAccount].map(([accountId, list]) => ({ accountId, offset: fitAccountOffset(model, list), trainedOn: list.length }));
+  const offsets = [...byAccount].map(([accountId, list]) => ({ accountId, ...fitAccountAdjustment(model, list), trainedOn: list.length }));
   return { model, offsets };
 }
 

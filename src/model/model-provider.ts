@@ -1,7 +1,8 @@
 // The model every assessment uses: the newest fitted global model in the store (any process may
-// have fitted it), else the built-in prior; plus each account's intercept shift. Both are read
+// have fitted it), else the built-in prior; plus each account's adjustment. Both are read
 // from the store at most once a minute per process, so scoring never waits on a query for them.
 import type { ModelParams } from '../domain/model/types.ts';
+import type { AccountAdjustment } from '../domain/model/fit.ts';
 import { PRIOR_MODEL } from '../domain/model/prior.ts';
 import type { Store } from '../store/store.ts';
 
@@ -15,7 +16,7 @@ export class ModelProvider {
   #current: ModelParams = PRIOR_MODEL;
   #loadedAt = -Infinity;
   #loading: Promise<ModelParams> | undefined;
-  readonly #offsets = new Map<string, { modelVersion: string | null; offset: number; until: number }>();
+  readonly #offsets = new Map<string, { modelVersion: string | null; adjustment: AccountAdjustment; until: number }>();
 
   readonly #onError: (err: unknown) => void;
 
@@ -45,17 +46,17 @@ export class ModelProvider {
     return this.#current;
   }
 
-  /** The account's shift for `model`, 0 when it has none or it was fitted on another version. */
-  async accountOffset(accountId: string, model: ModelParams): Promise<number> {
+  /** The account's adjustment of `model`, null when it has none or it was fitted on another version. */
+  async accountAdjustment(accountId: string, model: ModelParams): Promise<AccountAdjustment | null> {
     const now = this.#now();
     let hit = this.#offsets.get(accountId);
     if (!hit || hit.until <= now) {
       const o = await this.#store.models.offset(accountId);
       if (this.#offsets.size >= OFFSETS_MAX) this.#offsets.clear();
-      hit = { modelVersion: o?.modelVersion ?? null, offset: o?.offset ?? 0, until: now + REFRESH_MS };
+      hit = { modelVersion: o?.modelVersion ?? null, adjustment: { offset: o?.offset ?? 0, weights: o?.weights ?? {} }, until: now + REFRESH_MS };
       this.#offsets.set(accountId, hit);
     }
-    return hit.modelVersion === model.version ? hit.offset : 0;
+    return hit.modelVersion === model.version ? hit.adjustment : null;
   }
 
   /** After a refit in this process: use it at once instead of waiting for the next refresh. */

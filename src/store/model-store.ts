@@ -1,4 +1,4 @@
-// Fitted models and each account's offset to the global one.
+// Fitted models and each account's adjustment of the global one (intercept and feature shifts).
 import type { AccountOffset } from '../domain/label.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 import { iso, json } from './rows.ts';
@@ -21,10 +21,10 @@ export class ModelStore extends OverSql {
     return this.sql.tx(async (t) => {
       for (const o of offsets) {
         await t.run(
-          `INSERT INTO account_model_offsets (account_id, model_version, offset_logit, trained_on, created_at) VALUES (?, ?, ?, ?, ?)
+          `INSERT INTO account_model_offsets (account_id, model_version, offset_logit, weights, trained_on, created_at) VALUES (?, ?, ?, ?, ?, ?)
            ON CONFLICT (account_id) DO UPDATE SET model_version = excluded.model_version, offset_logit = excluded.offset_logit,
-             trained_on = excluded.trained_on, created_at = excluded.created_at`,
-          [o.accountId, o.modelVersion, o.offset, o.trainedOn, o.createdAt],
+             weights = excluded.weights, trained_on = excluded.trained_on, created_at = excluded.created_at`,
+          [o.accountId, o.modelVersion, o.offset, JSON.stringify(o.weights), o.trainedOn, o.createdAt],
         );
       }
     });
@@ -32,6 +32,8 @@ export class ModelStore extends OverSql {
 
   async offset(accountId: string): Promise<AccountOffset | null> {
     const r = await this.sql.get('SELECT * FROM account_model_offsets WHERE account_id = ?', [accountId]);
-    return r ? { accountId, modelVersion: String(r.model_version), offset: Number(r.offset_logit), trainedOn: Number(r.trained_on), createdAt: iso(r.created_at) } : null;
+    if (!r) return null;
+    const weights = r.weights == null ? {} : json<Record<string, number>>(r.weights);
+    return { accountId, modelVersion: String(r.model_version), offset: Number(r.offset_logit), weights, trainedOn: Number(r.trained_on), createdAt: iso(r.created_at) };
   }
 }

@@ -76,8 +76,8 @@ export class AssessService {
       asOf: toSeoulIso(asOf).slice(0, 10),
     };
     const model = await this.#d.models.current();
-    const offset = await this.#d.models.accountOffset(account.id, model);
-    const assessment = assess(model, modelInput, { accountOffset: offset });
+    const adjustment = await this.#d.models.accountAdjustment(account.id, model);
+    const assessment = assess(model, modelInput, { account: adjustment });
     const reasons = reasonsOf(assessment, locale);
     // active is the model's reference (weight 0), so it has no contribution; say it anyway
     if (v.biz_status === 'active') reasons.unshift(statusReason('active', null, locale));

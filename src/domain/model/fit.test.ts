@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { fitAccountOffset, fitGlobal, solveSpd, type Example } from './fit.ts';
+import { fitAccountAdjustment, fitGlobal, solveSpd, type Example } from './fit.ts';
 import { PRIOR_MODEL } from './prior.ts';
 import { score, sigmoid } from './score.ts';
 import type { ModelParams } from './types.ts';
@@ -104,26 +104,26 @@ test('new features in the labels are learned from a prior mean of 0', () => {
   assert.ok(m.weights.pilot_flag! > 1, `pilot_flag ${m.weights.pilot_flag}`);
 });
 
-test('an account offset: five bounces barely move it, five hundred do', () => {
+test('an account adjustment: five bounces barely move it, five hundred do', () => {
   const bounces = (n: number): Example[] => Array.from({ length: n }, (_, i) => ({ features: TYPICAL[i % TYPICAL.length]!, bounced: true }));
   const before = meanProb(PRIOR_MODEL, TYPICAL);
-  const five = fitAccountOffset(PRIOR_MODEL, bounces(5));
-  const many = fitAccountOffset(PRIOR_MODEL, bounces(500));
+  const five = fitAccountAdjustment(PRIOR_MODEL, bounces(5)).offset;
+  const many = fitAccountAdjustment(PRIOR_MODEL, bounces(500)).offset;
   assert.ok(five > 0 && meanProb(PRIOR_MODEL, TYPICAL, five) - before < 0.03, `5 → offset ${five}, ${meanProb(PRIOR_MODEL, TYPICAL, five)}`);
   assert.ok(meanProb(PRIOR_MODEL, TYPICAL, many) - before > 0.3, `500 → offset ${many}`);
 });
 
-test('an account offset learns a realistic difference from enough labels, and none from none', () => {
+test('an account adjustment learns a realistic difference in base rate from enough labels, and none from none', () => {
   const rand = seededRandom(5);
   // this account's mail bounces about twice as often as the model expects
   const ex: Example[] = Array.from({ length: 1000 }, (_, i) => {
     const features = TYPICAL[i % TYPICAL.length]!;
     return { features, bounced: rand() < sigmoid(score(PRIOR_MODEL, features).logit + Math.LN2) };
   });
-  const offset = fitAccountOffset(PRIOR_MODEL, ex);
+  const offset = fitAccountAdjustment(PRIOR_MODEL, ex).offset;
   assert.ok(offset > 0.3 && offset < 0.9, `offset ${offset}`);
-  assert.equal(fitAccountOffset(PRIOR_MODEL, []), 0);
-  assert.throws(() => fitAccountOffset(PRIOR_MODEL, ex, { priorPrecision: 0 }), RangeError);
+  assert.deepEqual(fitAccountAdjustment(PRIOR_MODEL, []), { offset: 0, weights: {} });
+  assert.throws(() => fitAccountAdjustment(PRIOR_MODEL, ex, { featurePrecision: 0 }), RangeError);
 });
 
 // its speed is measured by `npm run bench:functions`, not asserted here
@@ -138,4 +138,25 @@ test('a large fit converges to finite weights', () => {
   const fitted = fitGlobal(PRIOR_MODEL, ex, { now: NOW });
   assert.ok(Number.isFinite(fitted.intercept));
   for (const w of Object.values(fitted.weights)) assert.ok(Number.isFinite(w));
+});
+
+// a rural wholesaler: its closed customers still live at the address and take the mail, so for
+// this account a closure means far less than for everyone (the prior's +3.5)
+function wholesaler(n: number, seed: number): Example[] {
+  const rand = seededRandom(seed);
+  return Array.from({ length: n }, (_, i) => {
+    const closed = i % 4 === 0;
+    const features = new Map<string, number>(closed ? [['status_closed', 1], ['entity_individual', 1]] : [['entity_individual', 1]]);
+    const z = score(PRIOR_MODEL, features).logit - (closed ? 2.5 : 0);
+    return { features, bounced: rand() < sigmoid(z) };
+  });
+}
+
+test('an account adjustment learns how a signal matters for its own lists, shrunk by how much it has seen', () => {
+  const many = fitAccountAdjustment(PRIOR_MODEL, wholesaler(4000, 3));
+  const few = fitAccountAdjustment(PRIOR_MODEL, wholesaler(12, 3));
+  assert.ok(many.weights.status_closed! < -1.5, `4,000 labels: status_closed shift ${many.weights.status_closed}`);
+  assert.ok(Math.abs(few.weights.status_closed ?? 0) < 0.5, `12 labels: status_closed shift ${few.weights.status_closed}`);
+  // the shifts are of this account's scores only: the model itself is untouched
+  assert.equal(PRIOR_MODEL.weights.status_closed, 3.5);
 });

@@ -92,7 +92,8 @@ export function solveSpd(a: Float64Array, b: Float64Array, n: number): Float64Ar
 export interface Design {
   /** parameter 0 is the intercept, parameter j ≥ 1 is names[j − 1] */
   names: string[];
-  rows: { idx: Int32Array; val: Float64Array; y: number; w: number }[];
+  /** `off`: a fixed part of the logit the parameters add to (another model's score), 0 in a plain fit */
+  rows: { idx: Int32Array; val: Float64Array; y: number; w: number; off: number }[];
 }
 
 /** The parameters (the base's features and any the examples use) and each example as a sparse row. */
@@ -109,13 +110,13 @@ export function designOf(base: ModelParams, examples: readonly Example[]): Desig
       idx.push(index.get(k)!);
       val.push(v);
     }
-    return { idx: Int32Array.from(idx), val: Float64Array.from(val), y: e.bounced ? 1 : 0, w: e.weight ?? 1 };
+    return { idx: Int32Array.from(idx), val: Float64Array.from(val), y: e.bounced ? 1 : 0, w: e.weight ?? 1, off: 0 };
   });
   return { names, rows };
 }
 
 export function linear(theta: Float64Array, row: Design['rows'][number]): number {
-  let z = theta[0]!;
+  let z = row.off + theta[0]!;
   for (let k = 0; k < row.idx.length; k++) z += theta[row.idx[k]!]! * row.val[k]!;
   return z;
 }
@@ -219,37 +220,47 @@ export function fitGlobal(base: ModelParams, examples: readonly Example[], opts:
 }
 
 /**
- * An account's shift of the model's intercept, fitted on its own labels with a zero-centred
- * prior: accounts whose lists bounce more (or less) than everyone's get a shifted baseline,
- * but only once they have enough labels to show it.
+ * Default precision of an account's adjustment of each feature's weight: σ = 0.5, so an account's
+ * lists may differ from everyone's in how a signal matters (a wholesaler's closed customers who
+ * still live at the address and take the mail; a bought list whose "active" rows fail) by about
+ * ±1 in log-odds at 95 %. A feature seen on n of the account's labels at probability p is pulled
+ * towards the account's own data with weight n·p(1−p) against 4: at a 10–30 % bounce rate, some
+ * twenty to forty labels with the feature; at 3 %, over a hundred.
  */
-export function fitAccountOffset(model: ModelParams, examples: readonly Example[], opts: { priorPrecision?: number } = {}): number {
-  const lambda = positive('priorPrecision', opts.priorPrecision ?? DEFAULT_ACCOUNT_PRIOR_PRECISION);
-  if (examples.length === 0) return 0;
-  const z = examples.map((e) => {
-    let s = model.intercept;
-    for (const [k, v] of e.features) if (v !== 0 && Number.isFinite(v)) s += weightOf(model, k) * v;
-    return s;
+export const DEFAULT_ACCOUNT_FEATURE_PRECISION = 4;
+
+/** An account's own adjustment of a model: a shift of its intercept and of feature weights. */
+export interface AccountAdjustment {
+  offset: number;
+  /** added to the model's weights for this account's mailings only; absent features 0 */
+  weights: Record<string, number>;
+}
+
+/**
+ * An account's adjustment of `model`, fitted on its own labels alone with the model's score as a
+ * fixed part of the logit and a zero-centred prior on every shift: with few labels it stays near
+ * zero (the shared model answers), with many it learns how this account's lists differ, in the
+ * base rate and in how each signal matters. It changes only this account's scores.
+ */
+export function fitAccountAdjustment(
+  model: ModelParams,
+  examples: readonly Example[],
+  opts: { interceptPrecision?: number; featurePrecision?: number } = {},
+): AccountAdjustment {
+  const interceptPrecision = positive('interceptPrecision', opts.interceptPrecision ?? DEFAULT_ACCOUNT_PRIOR_PRECISION);
+  const featurePrecision = positive('featurePrecision', opts.featurePrecision ?? DEFAULT_ACCOUNT_FEATURE_PRECISION);
+  if (examples.length === 0) return { offset: 0, weights: {} };
+  // the design's parameters are the shifts: only features the account's labels use
+  const d = designOf({ ...model, weights: {} }, examples);
+  const base = parametersOf(model, d);
+  d.rows.forEach((row) => (row.off = linear(base, { ...row, off: 0 })));
+  const mean = new Float64Array(d.names.length + 1);
+  const prec = Float64Array.from([interceptPrecision, ...d.names.map(() => featurePrecision)]);
+  const theta = newton(d, mean, prec);
+  const weights: Record<string, number> = {};
+  d.names.forEach((name, j) => {
+    // a shift too small to change a reason's second decimal is not worth keeping
+    if (Math.abs(theta[j + 1]!) >= 1e-4) weights[name] = theta[j + 1]!;
   });
-  const objective = (delta: number): number =>
-    examples.reduce((s, e, i) => s + (e.bounced ? z[i]! + delta : 0) - softplus(z[i]! + delta), 0) - 0.5 * lambda * delta * delta;
-  let delta = 0;
-  let current = objective(0);
-  for (let iter = 0; iter < MAX_ITERATIONS; iter++) {
-    let g = -lambda * delta;
-    let h = lambda;
-    examples.forEach((e, i) => {
-      const p = sigmoid(z[i]! + delta);
-      g += (e.bounced ? 1 : 0) - p;
-      h += p * (1 - p);
-    });
-    let t = 1;
-    let next = delta + g / h;
-    for (let halvings = 0; halvings < 30 && objective(next) < current - 1e-12; halvings++) next = delta + (t /= 2) * (g / h);
-    const moved = Math.abs(next - delta);
-    delta = next;
-    current = objective(delta);
-    if (moved < TOLERANCE) break;
-  }
-  return delta;
+  return { offset: theta[0]!, weights };
 }

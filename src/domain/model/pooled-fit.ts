@@ -59,7 +59,7 @@ function each(r: Row, fn: (j: number, v: number) => void): void {
 }
 
 /** A reference row holding these features, each at 1. */
-const bare = (idx: number[]): Row => ({ idx: Int32Array.from(idx), val: Float64Array.from(idx, () => 1), y: 0, w: 1 });
+const bare = (idx: number[]): Row => ({ idx: Int32Array.from(idx), val: Float64Array.from(idx, () => 1), y: 0, w: 1, off: 0 });
 
 /**
  * Per account: the largest change its labels make to the probability of any reference row.

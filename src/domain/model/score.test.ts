@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PRIOR_MODEL } from './prior.ts';
+import { featurize } from './features.ts';
 import { assess, logit, reasonsOf, score, sigmoid } from './score.ts';
 import type { AssessmentInput, ModelParams } from './types.ts';
 
@@ -79,16 +80,29 @@ test('the reference mailing is the baseline alone: about 3 %', () => {
 
 test('an account offset is its own contribution and moves the probability', () => {
   const base = assess(PRIOR_MODEL, clean());
-  const shifted = assess(PRIOR_MODEL, clean(), { accountOffset: 0.7 });
+  const shifted = assess(PRIOR_MODEL, clean(), { account: { offset: 0.7, weights: {} } });
   const acct = shifted.contributions.find((c) => c.label === 'account_history');
   assert.deepEqual({ weight: acct?.weight, source: acct?.source }, { weight: 0.7, source: 'labels' });
   assert.ok(Math.abs(logit(shifted.bounceProb) - logit(base.bounceProb) - 0.7) < 1e-9);
-  assert.equal(assess(PRIOR_MODEL, clean(), { accountOffset: 0 }).contributions.length, 1);
+  assert.equal(assess(PRIOR_MODEL, clean(), { account: { offset: 0, weights: {} } }).contributions.length, 1);
+});
+
+test("an account's feature shifts apply to its mailings that have the feature, in the same contribution", () => {
+  const account = { offset: 0.2, weights: { status_closed: -1.5, missing_unit: 0.4 } };
+  for (const input of MAILINGS) {
+    const a = assess(PRIOR_MODEL, input, { account });
+    const features = featurize(input);
+    const expected = 0.2 + (features.get('status_closed') ?? 0) * -1.5 + (features.get('missing_unit') ?? 0) * 0.4;
+    const line = a.contributions.find((c) => c.label === 'account_history');
+    assert.ok(Math.abs((line?.weight ?? 0) - expected) < 1e-12, `${JSON.stringify(input)}: ${line?.weight} vs ${expected}`);
+    // the reasons still add up to the logit exactly
+    assert.ok(Math.abs(sum(a.contributions.map((c) => c.weight)) - logit(a.bounceProb)) < 1e-9);
+  }
 });
 
 test('reasons: the documented format, in both languages, for every mailing', () => {
   for (const input of MAILINGS) {
-    const a = assess(PRIOR_MODEL, input, { accountOffset: -0.25 });
+    const a = assess(PRIOR_MODEL, input, { account: { offset: -0.25, weights: {} } });
     for (const locale of ['ko', 'en'] as const) {
       const reasons = reasonsOf(a, locale);
       assert.equal(reasons.length, a.contributions.length);
@@ -98,7 +112,7 @@ test('reasons: the documented format, in both languages, for every mailing', () 
 });
 
 test('reasons: most influential first, baseline last', () => {
-  const a = assess(PRIOR_MODEL, MAILINGS[2]!, { accountOffset: 0.1 });
+  const a = assess(PRIOR_MODEL, MAILINGS[2]!, { account: { offset: 0.1, weights: {} } });
   const reasons = reasonsOf(a, 'ko');
   assert.match(reasons.at(-1)!, /^\[baseline -3\.48\] 기본 반송 위험 \(모델 prior-2026\.11\) \(model\)$/);
   assert.equal(reasons[0], '[closed +3.50] 국세청 상태: 폐업자 (2026-05-01 폐업) (nts)');
@@ -108,7 +122,7 @@ test('reasons: most influential first, baseline last', () => {
 
 test('reasons: the weights parsed back from the strings add up to the logit within rounding', () => {
   for (const input of MAILINGS) {
-    const a = assess(PRIOR_MODEL, input, { accountOffset: 0.333 });
+    const a = assess(PRIOR_MODEL, input, { account: { offset: 0.333, weights: {} } });
     for (const locale of ['ko', 'en'] as const) {
       const reasons = reasonsOf(a, locale);
       const parsed = sum(reasons.map((r) => Number(/^\[[a-z_]+ ([+-]\d+\.\d{2})\]/.exec(r)![1])));

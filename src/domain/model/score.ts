@@ -57,14 +57,19 @@ function byImpact(a: Contribution, b: Contribution): number {
   return ab - bb || Math.abs(b.weight) - Math.abs(a.weight) || (a.label < b.label ? -1 : a.label > b.label ? 1 : 0);
 }
 
-export function assess(model: ModelParams, input: AssessmentInput, opts: { accountOffset?: number } = {}): Assessment {
-  const s = score(model, featurize(input));
+/**
+ * `opts.account`: the account's own adjustment (fit.ts), shown as one contribution, its shift of
+ * the baseline plus its shifts of the weights of this mailing's features.
+ */
+export function assess(model: ModelParams, input: AssessmentInput, opts: { account?: AccountShift | null } = {}): Assessment {
+  const features = featurize(input);
+  const s = score(model, features);
   const contributions: Contribution[] = s.contributions.map((c) => ({
     ...textOf(c.feature, { input, value: c.value }),
     weight: c.weight,
   }));
   let z = s.logit;
-  const offset = opts.accountOffset ?? 0;
+  const offset = accountShift(opts.account, features);
   if (offset !== 0 && Number.isFinite(offset)) {
     z += offset;
     contributions.push({ label: ACCOUNT_LABEL, weight: offset, text: accountText(), source: 'labels' });
@@ -80,6 +85,23 @@ export function assess(model: ModelParams, input: AssessmentInput, opts: { accou
     contributions,
     modelVersion: model.version,
   };
+}
+
+/** An account's adjustment of the model (fit.ts's AccountAdjustment). */
+export interface AccountShift {
+  offset: number;
+  weights: Readonly<Record<string, number>>;
+}
+
+/** The account's part of a mailing's logit: its intercept shift and its shifts of the mailing's features. */
+export function accountShift(a: AccountShift | null | undefined, features: ReadonlyMap<string, number>): number {
+  if (!a) return 0;
+  let z = Number.isFinite(a.offset) ? a.offset : 0;
+  for (const [feature, value] of features) {
+    const w = Object.hasOwn(a.weights, feature) ? (a.weights[feature] ?? 0) : 0;
+    if (Number.isFinite(w * value)) z += w * value;
+  }
+  return z;
 }
 
 /** `[label ±w.ww] text (source)` per contribution, most influential first, baseline last. */

@@ -17,8 +17,7 @@ import path from 'node:path';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { checkDigitOf } from '../src/domain/bizno.ts';
-import { PostgresStore } from '../src/store/postgres.ts';
-import { startChild, type Child } from './lib.ts';
+import { startChild, type Child, dropBenchSchema } from './lib.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const withNames = process.env.BENCH_NAMES === '1';
@@ -120,11 +119,7 @@ try {
   for (const w of workerProcs) await w.stop();
   await server.stop();
   await nts.stop();
-  if (pgUrl) {
-    const pg = new PostgresStore({ url: pgUrl, schema: pgSchema });
-    await pg.dropSchema();
-    await pg.close();
-  }
+  await dropBenchSchema(pgUrl, pgSchema);
   if (process.exitCode || process.env.BENCH_KEEP === '1') console.error(`kept ${dir} for inspection`);
   else rmSync(dir, { recursive: true, force: true });
 }

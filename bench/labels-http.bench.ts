@@ -10,8 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { checkDigitOf } from '../src/domain/bizno.ts';
-import { PostgresStore } from '../src/store/postgres.ts';
-import { startChild } from './lib.ts';
+import { startChild, dropBenchSchema } from './lib.ts';
 
 const rows = Number(process.env.BENCH_LABEL_ROWS ?? 20_000);
 const single = Number(process.env.BENCH_SINGLE ?? 3_000);
@@ -90,10 +89,6 @@ try {
   console.log(`a CSV of returned mail by number: ${fileBody.recorded.toLocaleString('en-US')} labels in ${fileS.toFixed(2)} s = ${Math.round(fileBody.recorded / fileS).toLocaleString('en-US')} labels/s (status ${fileRes.status})`);
 } finally {
   await server.stop();
-  if (pgUrl) {
-    const pg = new PostgresStore({ url: pgUrl, schema: pgSchema });
-    await pg.dropSchema();
-    await pg.close();
-  }
+  await dropBenchSchema(pgUrl, pgSchema);
   rmSync(dir, { recursive: true, force: true });
 }

@@ -4,6 +4,7 @@ import { closeSync, openSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
+import { PostgresStore } from '../src/store/postgres.ts';
 
 export interface Child {
   proc: ChildProcess;
@@ -82,4 +83,12 @@ export async function load(opts: { url: string; connections: number; durationS: 
     errors: result.errors,
     total: result.requests.total,
   };
+}
+
+/** Drops a bench's PostgreSQL schema (a fresh one per run); nothing to do on the embedded store. */
+export async function dropBenchSchema(url: string | undefined, schema: string): Promise<void> {
+  if (!url) return;
+  const pg = new PostgresStore({ url, schema });
+  await pg.dropSchema();
+  await pg.close();
 }

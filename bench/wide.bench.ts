@@ -12,8 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { checkDigitOf } from '../src/domain/bizno.ts';
-import { PostgresStore } from '../src/store/postgres.ts';
-import { startChild } from './lib.ts';
+import { startChild, dropBenchSchema } from './lib.ts';
 
 const rows = Number(process.env.BENCH_WIDE_ROWS ?? 1000);
 const uploads = Number(process.env.BENCH_WIDE_UPLOADS ?? 2);
@@ -104,10 +103,6 @@ try {
   );
 } finally {
   await server.stop();
-  if (pgUrl) {
-    const pg = new PostgresStore({ url: pgUrl, schema: pgSchema });
-    await pg.dropSchema();
-    await pg.close();
-  }
+  await dropBenchSchema(pgUrl, pgSchema);
   rmSync(dir, { recursive: true, force: true });
 }

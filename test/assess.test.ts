@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { SANDBOX_FIXED } from '../src/registry/sandbox.ts';
+import { PRIOR_VERSION } from '../src/domain/model/prior.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { describeEachStore } from './helpers/stores.ts';
 
@@ -102,13 +103,13 @@ describeEachStore('POST /verify with name and address', (kind) => {
   test('labels refit the model on a worker thread and the new version is used and recorded', async () => {
     const { accountId, apiKey } = await srv.account('business');
     const first = await call(srv.url, 'POST', '/verify', { key: apiKey, body: { b_no: fixed('active'), name: '한빛상사', address: '서울 중구 세종대로 110' } });
-    assert.equal(first.body.model_version, 'prior-2026.11');
+    assert.equal(first.body.model_version, PRIOR_VERSION);
     // this account's mailings to exact addresses of active businesses bounce far more than the prior thinks
     const now = new Date().toISOString();
     for (let i = 1; i <= 300; i++) {
       await srv.store.labels.put({
         accountId, jobId: 'job_t', rowId: i, bno: fixed('active'), addressKey: `bld_${i}`, bounced: i % 3 === 0, reason: null, cause: null,
-        features: { entity_individual: i % 2 }, modelVersion: 'prior-2026.11', at: now,
+        features: { entity_individual: i % 2 }, modelVersion: PRIOR_VERSION, at: now,
       });
     }
     const outcome = await srv.refitter.runOnce(true);

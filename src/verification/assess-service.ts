@@ -70,6 +70,9 @@ export class AssessService {
       missingUnit: match?.missingUnit ?? false,
       zipMismatch: match?.zipMismatch ?? false,
       outdatedZip: match?.outdatedZip ?? false,
+      addressForm: match ? match.parsed.form : null,
+      notFound: match?.notFound ?? null,
+      buildingKind: match?.buildingKind ?? 'unknown',
       name: signals,
       history: { bizBounced: history.bizBounced, bizDelivered: history.bizDelivered, addressBounced: history.addressBounced, addressDelivered: history.addressDelivered },
       // closure recency is counted in Seoul calendar days

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { editDistance, fitCandidate, matchAddress, roadNameDistance, sigunguAgrees } from './match.ts';
+import { buildingKindOf, editDistance, fitCandidate, matchAddress, roadNameDistance, sigunguAgrees } from './match.ts';
 import { parseAddress } from './parse.ts';
 import type { AddressMatch, DirectoryEntry } from './types.ts';
 
@@ -311,4 +311,25 @@ describe('helpers', () => {
     assert.ok(perfect < typo && typo < wrongGu, `${perfect} ${typo} ${wrongGu}`);
     assert.equal(fitCandidate(p, TEHERAN_154).plausible, false);
   });
+});
+
+test('why an address was not found: an unknown road, a number the road does not have, an unknown lot, nothing readable', () => {
+  assert.equal(match('서울 강남구 테헤란로 999').notFound, 'no_such_number');
+  assert.equal(match('서울 강남구 테헤란로 999').quality, 'not_found');
+  assert.equal(match('서울 강남구 없는길로 12', []).notFound, 'unknown_road');
+  assert.equal(match('서울 강남구 역삼동 9999-1', []).notFound, 'unknown_lot');
+  assert.equal(match('본사 2층 총무팀', []).notFound, 'unreadable');
+  assert.equal(match('서울 강남구 테헤란로 152').notFound, null, 'found addresses have no why');
+});
+
+test('the building kind from its names: the directory’s first, then the one the input wrote', () => {
+  assert.equal(buildingKindOf('래미안블레스티지', null, true), 'apartment');
+  assert.equal(buildingKindOf('역삼 한화오피스텔', null, true), 'apartment');
+  assert.equal(buildingKindOf('강남파이낸스센터', null, true), 'office');
+  assert.equal(buildingKindOf('한빛빌라', null, true), 'villa');
+  assert.equal(buildingKindOf(null, null, true), 'house', 'a matched building without a name');
+  assert.equal(buildingKindOf(null, '푸르지오시티', false), 'apartment');
+  assert.equal(buildingKindOf(null, null, false), 'unknown');
+  assert.equal(match('서울 강남구 테헤란로 152').buildingKind, 'office');
+  assert.equal(match('서울 강남구 테헤란로 154').buildingKind, 'house');
 });

@@ -14,7 +14,7 @@
 // A part the input left out (시/도, or the 일반구 of "성남시") costs nothing — every candidate
 // lacks it equally — but is listed in `changes`, so the match is "corrected", not "exact".
 
-import type { AddressChange, AddressField, AddressMatch, DirectoryEntry, ParsedAddress } from './types.ts';
+import type { AddressChange, AddressField, AddressMatch, BuildingKind, DirectoryEntry, NotFoundWhy, ParsedAddress } from './types.ts';
 
 const PENALTY = {
   sido: 3, sigungu: 2, eupmyeondong: 1, otherRoad: 3, buildingSub: 2, underground: 1, jibun: 1, zipcode: 1,
@@ -24,6 +24,34 @@ const MAX_PENALTY = 5;
 // missingUnit, approximated: a building whose name says it holds many units (ours or the
 // input's), or an input that mentions one, needs 동/층/호 for the letter to reach its addressee.
 const MULTI_UNIT = /빌딩|타워|센터|아파트|오피스텔|상가|프라자|플라자|빌라|맨션|스퀘어|밸리|지식산업|테크노|벤처|캐슬|타운|[Tt]ower/;
+// apartment complexes are mostly named by brand, not by the word 아파트
+const APARTMENT = /아파트|apt|오피스텔|officetel|자이|래미안|푸르지오|힐스테이트|e편한세상|이편한세상|아이파크|더샵|롯데캐슬|센트레빌|위브|sk뷰|에스케이뷰|데시앙|스위첸|어울림|꿈에그린|하늘채|리슈빌|휴먼시아|주공/i;
+const OFFICE = /빌딩|타워|센터|상가|프라자|플라자|스퀘어|밸리|지식산업|테크노|벤처|오피스|몰|시티|비즈|tower|building|plaza/i;
+const VILLA = /빌라|맨션|연립|다세대|하우스|타운|캐슬|주택/;
+
+/**
+ * The building's kind from its names, the directory's first: the 시군구용건물명 of the matched
+ * building, else a building name the input wrote. A matched building without any name is a house.
+ */
+export function buildingKindOf(directoryName: string | null, writtenName: string | null, matched: boolean): BuildingKind {
+  for (const name of [directoryName, writtenName]) {
+    if (!name) continue;
+    const n = name.normalize('NFKC').replace(/\s+/g, '');
+    if (APARTMENT.test(n)) return 'apartment';
+    if (OFFICE.test(n)) return 'office';
+    if (VILLA.test(n)) return 'villa';
+  }
+  if (matched && !directoryName) return 'house';
+  return 'unknown';
+}
+
+/** Why nothing fits (see NotFoundWhy): the candidates are what the directory found for the input. */
+function notFoundWhy(p: ParsedAddress, candidates: readonly DirectoryEntry[]): NotFoundWhy {
+  const roadName = p.road?.name ?? p.roadNameOnly;
+  if (roadName !== null) return candidates.some((e) => roadNameDistance(roadName, e.roadName) !== null) ? 'no_such_number' : 'unknown_road';
+  if (p.jibun !== null) return 'unknown_lot';
+  return 'unreadable';
+}
 
 export interface CandidateFit {
   plausible: boolean;
@@ -172,5 +200,7 @@ export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]
     missingUnit: parsed.detail === null && saysMultiUnit,
     zipMismatch: only !== null && parsed.zipcode !== null && !parsed.zipcode.outdated && parsed.zipcode.value !== only.entry.zipcode,
     outdatedZip: parsed.zipcode?.outdated === true,
+    notFound: plausible.length === 0 ? notFoundWhy(parsed, candidates) : null,
+    buildingKind: buildingKindOf(only?.entry.buildingName || null, parsed.buildingName, only !== null),
   };
 }

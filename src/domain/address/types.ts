@@ -86,4 +86,27 @@ export interface AddressMatch {
   zipMismatch: boolean;
   /** input carried an old 6-digit postal code */
   outdatedZip: boolean;
+  /** not_found only: why no building fits (see NotFoundWhy) */
+  notFound: NotFoundWhy | null;
+  /** what kind of building the address is, from its names (see buildingKindOf) */
+  buildingKind: BuildingKind;
 }
+
+/**
+ * Why an address was not found, which says different things about the letter: a road the
+ * directory does not know (often a typo beyond the matcher's tolerance, or a renamed road the
+ * carrier still knows), a number that does not exist on a real road (the record is wrong), a lot
+ * that does not exist, or text with neither a road nor a lot in it.
+ */
+export type NotFoundWhy = 'unknown_road' | 'no_such_number' | 'unknown_lot' | 'unreadable';
+
+/**
+ * What kind of building, as its names tell (시군구용건물명 from the directory, or the name the
+ * input wrote): whether a letter needs 동/호 to reach its addressee.
+ * apartment: 아파트 and 오피스텔 (hundreds of units, mail sorted to unit boxes);
+ * office: 빌딩, 타워, 센터, 상가, 지식산업센터 … (many tenants, often a management office);
+ * villa: 빌라, 맨션, 연립, 다세대 (a few units, carriers often know the tenants);
+ * house: a matched building with no name (a detached house or a small shop, one addressee);
+ * unknown: no building matched and the input names none.
+ */
+export type BuildingKind = 'apartment' | 'office' | 'villa' | 'house' | 'unknown';

@@ -1,6 +1,7 @@
 // The one table that says, for every model feature, which reason label it shows under, where the
 // evidence comes from, and how it reads in Korean and English. A feature missing here still
 // scores and explains itself (see textOf), so a refit that adds one cannot break the reasons.
+import type { NotFoundWhy } from '../address/types.ts';
 import type { AssessmentInput, Contribution } from './types.ts';
 
 export type Source = Contribution['source'];
@@ -25,6 +26,13 @@ interface FeatureText {
 const closedOn = (c: FeatureContext): string => c.input.closedOn ?? '?';
 const counts = (b: number, d: number): Text => ({ ko: `반송 ${b}건, 배달 ${d}건`, en: `${b} bounced, ${d} delivered` });
 const fixed = (ko: string, en: string) => (): Text => ({ ko, en });
+
+const NOT_FOUND_TEXT: Record<NotFoundWhy, Text> = {
+  unknown_road: { ko: '주소를 찾지 못함: 주소록에 없는 도로명', en: 'address not found: the directory does not know the road' },
+  no_such_number: { ko: '주소를 찾지 못함: 도로에 그 건물번호가 없음', en: 'address not found: no such building number on the road' },
+  unknown_lot: { ko: '주소를 찾지 못함: 그런 지번이 없음', en: 'address not found: no such lot' },
+  unreadable: { ko: '주소를 찾지 못함: 도로명도 지번도 읽을 수 없음', en: 'address not found: neither a road nor a lot could be read' },
+};
 
 // Status features use the status code as their label, the same label statusReason gives when
 // nothing is scored, so a client sees one name for one fact whether or not it sent a name.
@@ -59,6 +67,21 @@ export const FEATURE_TEXT = {
     source: 'nts',
     text: (c) => ({ ko: `폐업 후 3년 넘게 지남 (${closedOn(c)})`, en: `closed more than 3 years ago (${closedOn(c)})` }),
   },
+  closed_fresh: {
+    label: 'closed_fresh',
+    source: 'nts',
+    text: (c) => ({ ko: `폐업 3개월 이내 (${closedOn(c)})`, en: `closed within the last 3 months (${closedOn(c)})` }),
+  },
+  closed_long_ago: {
+    label: 'closed_long_ago',
+    source: 'nts',
+    text: (c) => ({ ko: `폐업 후 5년 넘게 지남 (${closedOn(c)})`, en: `closed more than 5 years ago (${closedOn(c)})` }),
+  },
+  closed_individual: {
+    label: 'closed_individual',
+    source: 'nts',
+    text: fixed('폐업한 개인사업자: 사업장이 대표자의 집인 경우가 많아 우편을 받는 사람이 남아 있기 쉬움', "a closed individual business: often the owner's home, where someone still takes the mail"),
+  },
   closed_address_not_found: {
     label: 'closed_address_not_found',
     source: 'address',
@@ -78,10 +101,21 @@ export const FEATURE_TEXT = {
     text: (c) => ({ ko: `주소 구성요소 ${c.input.addressChanges}개 변경`, en: `${c.input.addressChanges} address component(s) changed` }),
   },
   address_ambiguous: { label: 'address_ambiguous', source: 'address', text: fixed('주소 후보가 여러 개임', 'address matches several candidates') },
-  address_not_found: { label: 'address_not_found', source: 'address', text: fixed('주소를 찾지 못함', 'address not found') },
+  address_not_found: { label: 'address_not_found', source: 'address', text: (c) => NOT_FOUND_TEXT[c.input.notFound ?? 'unreadable'] },
+  not_found_unknown_road: {
+    label: 'not_found_unknown_road',
+    source: 'address',
+    text: fixed('주소록에 없는 도로명: 오타나 바뀐 도로명이면 집배원은 찾아가기도 함', 'a road the directory does not know: a typo or a renamed road that carriers may still find'),
+  },
   no_address: { label: 'no_address', source: 'input', text: fixed('주소가 없어 배달 가능 여부를 확인하지 못함', 'no address given; deliverability not checked') },
   missing_building_number: { label: 'missing_building_number', source: 'address', text: fixed('건물번호 없음', 'building number missing') },
   missing_unit: { label: 'missing_unit', source: 'address', text: fixed('상세주소(동·층·호) 없음', 'unit (동/층/호) missing') },
+  missing_unit_apartment: {
+    label: 'missing_unit_apartment',
+    source: 'address',
+    text: fixed('아파트·오피스텔인데 동·호가 없음', 'an apartment or officetel address without its 동/호'),
+  },
+  jibun_form: { label: 'jibun_form', source: 'input', text: fixed('지번 주소로 적힘 (2014년 이전 기록일 가능성)', 'written as a lot (지번) address: a record likely older than 2014') },
   zip_mismatch: { label: 'zip_mismatch', source: 'address', text: fixed('우편번호가 주소와 맞지 않음', 'postal code does not match the address') },
   outdated_zip: { label: 'outdated_zip', source: 'address', text: fixed('옛 6자리 우편번호 사용', 'old 6-digit postal code') },
   name_entity_mismatch: {
@@ -94,6 +128,16 @@ export const FEATURE_TEXT = {
     source: 'input',
     text: fixed('상호에 폐업·청산·(구) 등 표시가 있음', 'the name suggests it is no longer current (폐업, 청산, (구) …)'),
   },
+  trade_food: { label: 'trade_food', source: 'input', text: fixed('상호로 본 업종: 음식·카페 (폐업·이전이 잦음)', 'trade from the name: food and drink (closes and moves often)') },
+  trade_beauty: { label: 'trade_beauty', source: 'input', text: fixed('상호로 본 업종: 미용', 'trade from the name: beauty') },
+  trade_retail: { label: 'trade_retail', source: 'input', text: fixed('상호로 본 업종: 소매', 'trade from the name: retail') },
+  trade_education: { label: 'trade_education', source: 'input', text: fixed('상호로 본 업종: 학원·교육', 'trade from the name: education') },
+  trade_realestate: { label: 'trade_realestate', source: 'input', text: fixed('상호로 본 업종: 부동산 중개', 'trade from the name: real-estate agency') },
+  trade_medical: { label: 'trade_medical', source: 'input', text: fixed('상호로 본 업종: 의료·약국 (오래 머무름)', 'trade from the name: clinic or pharmacy (stays for years)') },
+  trade_professional: { label: 'trade_professional', source: 'input', text: fixed('상호로 본 업종: 세무·법무 등 전문직', 'trade from the name: professional office (tax, law …)') },
+  trade_industrial: { label: 'trade_industrial', source: 'input', text: fixed('상호로 본 업종: 제조·공업', 'trade from the name: manufacturing') },
+  trade_wholesale: { label: 'trade_wholesale', source: 'input', text: fixed('상호로 본 업종: 도매·유통', 'trade from the name: wholesale and distribution') },
+  name_branch: { label: 'name_branch', source: 'input', text: fixed('지점·영업소·대리점 (본사보다 자주 옮기거나 닫음)', 'a branch, sales office or agency (moves and closes more often than a head office)') },
   biz_history: {
     label: 'biz_history',
     source: 'labels',

@@ -16,7 +16,10 @@ const clean = (over: Partial<AssessmentInput> = {}): AssessmentInput => ({
   missingUnit: false,
   zipMismatch: false,
   outdatedZip: false,
-  name: { entityMismatch: false, closureHint: false },
+  addressForm: 'road',
+  notFound: null,
+  buildingKind: 'office',
+  name: { entityMismatch: false, closureHint: false, trade: null, branch: false },
   history: { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 },
   asOf: '2026-11-21',
   ...over,
@@ -40,15 +43,17 @@ test('each status is one indicator; active is the reference', () => {
   for (const [status, expected] of cases) assert.deepEqual(keys(clean({ status })), expected, status);
 });
 
-test('closure recency: within 12 months is recent, beyond 3 years is old, between is neither', () => {
+test('closure recency as a curve: 3 months, 12 months, 3 years, 5 years', () => {
   const closed = (closedOn: string | null) => keys(clean({ status: 'closed', closedOn }));
+  assert.deepEqual(closed('2026-09-01'), ['closed_fresh', 'closed_recent', 'status_closed']);
   assert.deepEqual(closed('2026-03-01'), ['closed_recent', 'status_closed']);
   assert.deepEqual(closed('2025-11-21'), ['closed_recent', 'status_closed']);
   assert.deepEqual(closed('2024-06-01'), ['status_closed']);
   assert.deepEqual(closed('2023-11-20'), ['closed_old', 'status_closed']);
-  assert.deepEqual(closed('2016-01-01'), ['closed_old', 'status_closed']);
+  assert.deepEqual(closed('2022-11-21'), ['closed_old', 'status_closed']);
+  assert.deepEqual(closed('2016-01-01'), ['closed_long_ago', 'closed_old', 'status_closed']);
   // a date after asOf is data skew, treated as the freshest closure; no date says nothing
-  assert.deepEqual(closed('2026-12-01'), ['closed_recent', 'status_closed']);
+  assert.deepEqual(closed('2026-12-01'), ['closed_fresh', 'closed_recent', 'status_closed']);
   assert.deepEqual(closed(null), ['status_closed']);
   assert.deepEqual(closed('2024-13-45'), ['status_closed']);
   // a closure date on a business that is not closed (reopened) is ignored
@@ -98,8 +103,8 @@ test('closed at an address that cannot be found is its own feature, on top of bo
 });
 
 test('name signals', () => {
-  assert.deepEqual(keys(clean({ name: { entityMismatch: true, closureHint: false } })), ['name_entity_mismatch']);
-  assert.deepEqual(keys(clean({ name: { entityMismatch: false, closureHint: true } })), ['name_closure_hint']);
+  assert.deepEqual(keys(clean({ name: { entityMismatch: true, closureHint: false, trade: null, branch: false } })), ['name_entity_mismatch']);
+  assert.deepEqual(keys(clean({ name: { entityMismatch: false, closureHint: true, trade: null, branch: false } })), ['name_closure_hint']);
 });
 
 test('history is 0 without records and signed by whether bounces or deliveries dominate', () => {
@@ -136,4 +141,21 @@ test('a feature the table does not know still explains itself', () => {
   assert.equal(t.label, 'region_seoul_');
   assert.equal(t.source, 'model');
   assert.equal(t.text.en, 'region-Seoul2 = 0.50');
+});
+
+test('the newer signals: a closed individual, trade and branch from the name, the building, the address form, why not found', () => {
+  assert.deepEqual(keys(clean({ status: 'closed', entityKind: 'individual_taxable' })), ['closed_individual', 'entity_individual', 'status_closed']);
+  assert.deepEqual(keys(clean({ name: { entityMismatch: false, closureHint: false, trade: 'food', branch: true } })), ['name_branch', 'trade_food']);
+  // 동/호 missing in an apartment block weighs more than in an office building
+  assert.deepEqual(keys(clean({ missingUnit: true, buildingKind: 'apartment' })), ['missing_unit', 'missing_unit_apartment']);
+  assert.deepEqual(keys(clean({ missingUnit: true, buildingKind: 'office' })), ['missing_unit']);
+  assert.deepEqual(keys(clean({ addressForm: 'jibun' })), ['jibun_form']);
+  assert.deepEqual(keys(clean({ addressQuality: 'not_found', notFound: 'unknown_road' })), ['address_not_found', 'not_found_unknown_road']);
+  assert.deepEqual(keys(clean({ addressQuality: 'not_found', notFound: 'no_such_number' })), ['address_not_found']);
+  // without an address none of the address signals exist
+  assert.deepEqual(keys(clean({ addressQuality: 'no_address', addressForm: null, missingUnit: false })), ['no_address']);
+  // the reason says why the address was not found
+  const text = (notFound: 'unknown_road' | 'no_such_number') => textOf('address_not_found', { input: clean({ addressQuality: 'not_found', notFound }), value: 1 }).text.en;
+  assert.match(text('unknown_road'), /does not know the road/);
+  assert.match(text('no_such_number'), /no such building number/);
 });

@@ -15,6 +15,13 @@ const DAY_MS = 86_400_000;
  */
 export const CLOSED_RECENT_DAYS = 365;
 export const CLOSED_OLD_DAYS = 3 * 365 + 1;
+/**
+ * The ends of the recency curve, refining the two buckets above: within three months of closing
+ * the premises are usually still let and mail is collected; after five years hardly anyone
+ * there knows the business.
+ */
+export const CLOSED_FRESH_DAYS = 90;
+export const CLOSED_LONG_AGO_DAYS = 5 * 365 + 1;
 /** Beyond three changed components a correction is a different address; more adds no evidence. */
 export const ADDRESS_CHANGES_CAP = 3;
 
@@ -68,9 +75,14 @@ export function featurize(input: AssessmentInput): Map<string, number> {
     // a closure dated after asOf (clock or data skew) is as fresh as a closure gets
     if (days !== null) {
       set('closed_recent', days <= CLOSED_RECENT_DAYS);
+      set('closed_fresh', days <= CLOSED_FRESH_DAYS);
       set('closed_old', days >= CLOSED_OLD_DAYS);
+      set('closed_long_ago', days >= CLOSED_LONG_AGO_DAYS);
     }
   }
+  // an individual's registered address is often the owner's home: after closing, someone still
+  // lives there and takes the mail, where a closed company's office is let to someone else
+  set('closed_individual', input.status === 'closed' && !isCorporate(input.entityKind) && input.entityKind !== 'other');
 
   // 03 과세특례 was the pre-2000 predecessor of 간이과세: the same small-business population
   set('tax_simplified', input.taxTypeCode === '02' || input.taxTypeCode === '03');
@@ -85,6 +97,9 @@ export function featurize(input: AssessmentInput): Map<string, number> {
   if (input.addressQuality !== 'no_address') {
     set('missing_building_number', input.missingBuildingNumber);
     set('missing_unit', input.missingUnit);
+    // without 동/호 an apartment or officetel letter has hundreds of boxes to choose from
+    set('missing_unit_apartment', input.missingUnit && input.buildingKind === 'apartment');
+    set('jibun_form', input.addressForm === 'jibun');
     set('zip_mismatch', input.zipMismatch);
     set('outdated_zip', input.outdatedZip);
   }
@@ -92,9 +107,13 @@ export function featurize(input: AssessmentInput): Map<string, number> {
   // Together these often mean the site itself is gone (redevelopment, demolition), which the
   // two separate weights may over- or under-state; labels decide, the prior says nothing.
   set('closed_address_not_found', input.status === 'closed' && input.addressQuality === 'not_found');
+  // a road the directory does not know is often a typo or a renamed road the carrier still knows
+  set('not_found_unknown_road', input.addressQuality === 'not_found' && input.notFound === 'unknown_road');
 
   set('name_entity_mismatch', input.name.entityMismatch);
   set('name_closure_hint', input.name.closureHint);
+  if (input.name.trade) set(`trade_${input.name.trade}`, 1);
+  set('name_branch', input.name.branch);
 
   const h = input.history;
   set('biz_history', historyScore(h.bizBounced, h.bizDelivered));

@@ -16,7 +16,10 @@ const clean = (over: Partial<AssessmentInput> = {}): AssessmentInput => ({
   missingUnit: false,
   zipMismatch: false,
   outdatedZip: false,
-  name: { entityMismatch: false, closureHint: false },
+  addressForm: 'road',
+  notFound: null,
+  buildingKind: 'office',
+  name: { entityMismatch: false, closureHint: false, trade: null, branch: false },
   history: { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 },
   asOf: '2026-11-21',
   ...over,
@@ -28,7 +31,7 @@ const REASON = /^\[[a-z_]+ [+-]\d+\.\d{2}\] .+ \((nts|address|labels|model|input
 const MAILINGS: AssessmentInput[] = [
   clean(),
   clean({ status: 'closed', closedOn: '2024-03-01', entityKind: 'individual_taxable', taxTypeCode: '02' }),
-  clean({ status: 'closed', closedOn: '2026-05-01', addressQuality: 'not_found', name: { entityMismatch: true, closureHint: true } }),
+  clean({ status: 'closed', closedOn: '2026-05-01', addressQuality: 'not_found', name: { entityMismatch: true, closureHint: true, trade: null, branch: false } }),
   clean({ status: 'closed', closedOn: '2019-05-01', addressQuality: 'corrected', addressChanges: 2, outdatedZip: true }),
   clean({ status: 'suspended', addressQuality: 'ambiguous', missingBuildingNumber: true, taxTypeCode: '04' }),
   clean({ status: 'unregistered', taxTypeCode: '', addressQuality: 'no_address' }),
@@ -114,7 +117,7 @@ test('reasons: the documented format, in both languages, for every mailing', () 
 test('reasons: most influential first, baseline last', () => {
   const a = assess(PRIOR_MODEL, MAILINGS[2]!, { account: { offset: 0.1, weights: {} } });
   const reasons = reasonsOf(a, 'ko');
-  assert.match(reasons.at(-1)!, /^\[baseline -3\.48\] 기본 반송 위험 \(모델 prior-2026\.11\) \(model\)$/);
+  assert.match(reasons.at(-1)!, /^\[baseline -3\.48\] 기본 반송 위험 \(모델 prior-2026\.11\.25\) \(model\)$/);
   assert.equal(reasons[0], '[closed +3.50] 국세청 상태: 폐업자 (2026-05-01 폐업) (nts)');
   const weights = reasons.slice(0, -1).map((r) => Math.abs(Number(/ ([+-]\d+\.\d{2})\]/.exec(r)![1])));
   assert.deepEqual(weights, weights.toSorted((x, y) => y - x));

@@ -1,6 +1,7 @@
 // The bounce-risk model's inputs and outputs. Everything here is data; the model is pure.
 import type { EntityKind } from '../bizno.ts';
-import type { MatchQuality } from '../address/types.ts';
+import type { BuildingKind, MatchQuality, NotFoundWhy } from '../address/types.ts';
+import type { NameSignals } from '../name-signals.ts';
 import type { BizStatus } from '../verification.ts';
 
 /** Everything known about one mailing, gathered before scoring. */
@@ -19,13 +20,14 @@ export interface AssessmentInput {
   missingUnit: boolean;
   zipMismatch: boolean;
   outdatedZip: boolean;
-  /** name–status consistency signals */
-  name: {
-    /** the name says 주식회사/(주)/법인 but the number is an individual's, or the reverse */
-    entityMismatch: boolean;
-    /** the name carries words such as 폐업, 청산, (구) that suggest it is no longer current */
-    closureHint: boolean;
-  };
+  /** how the address was written: 지번 (lot) form marks a record not updated since 2014 */
+  addressForm: 'road' | 'jibun' | 'unknown' | null;
+  /** not_found only: why (address/types.ts) */
+  notFound: NotFoundWhy | null;
+  /** the building's kind from its names (address/types.ts) */
+  buildingKind: BuildingKind;
+  /** what the name says (name-signals.ts): legal form vs the number, closure words, trade, branch */
+  name: NameSignals;
   /** the account's own recorded outcomes for this business number and for this address */
   history: { bizBounced: number; bizDelivered: number; addressBounced: number; addressDelivered: number };
   /** date of the assessment, YYYY-MM-DD (for closure recency) */

@@ -1,8 +1,10 @@
 // Runs a model fit on a worker thread: fitting tens of thousands of labels takes CPU seconds,
 // which must never stall the event loop that answers requests.
 import { parentPort, Worker } from 'node:worker_threads';
-import { type Example, fitAccountAdjustment } from '../domain/model/fit.ts';
+import { type Example, fitAccountAdjustment, fitGlobal } from '../domain/model/fit.ts';
 import { fitPooled } from '../domain/model/pooled-fit.ts';
+import { withPairs } from '../domain/model/pairs.ts';
+import { selectPairs } from '../domain/model/pair-selection.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 
 export interface FitRequest {
@@ -19,7 +21,8 @@ export interface FitResult {
 
 /**
  * The fit itself, pure; exported so it can also run inline (tests, the eval script). The shared
- * model weighs accounts so that none moves another's scores (pooled-fit.ts); each account's
+ * model weighs accounts so that none moves another's scores (pooled-fit.ts), first with main
+ * effects alone, then with the pairs their residuals call for (pairs.ts); each account's
  * adjustment (its intercept and feature shifts) is fitted on its own labels, in full.
  */
 export function runFit(req: FitRequest): FitResult {
@@ -30,7 +33,16 @@ export function runFit(req: FitRequest): FitResult {
     if (!list) byAccount.set(e.accountId, (list = []));
     list.push(toExample(e));
   }
-  const { model } = fitPooled(req.base, byAccount, { now: new Date(req.now) });
+  const opts = { now: new Date(req.now) };
+  // Which pairs the model has is chosen on every label's residuals from an unconstrained
+  // main-effects fit, which scores nobody: terms, not weights. Their shared weights are then
+  // bounded like every other (pooled-fit.ts), and each account's adjustment learns its own.
+  const all = [...byAccount.values()].flat();
+  const pairs = all.length > 0 ? selectPairs(fitGlobal(req.base, all, opts), all) : [];
+  if (pairs.length > 0) for (const [a, list] of byAccount) byAccount.set(a, list.map((e) => ({ ...e, features: withPairs(pairs, e.features) })));
+  let { model } = fitPooled(req.base, byAccount, opts);
+  // a shared fit that kept its base still carries the pairs, at weight 0, for the accounts' own shifts
+  if (pairs.length > 0 && !model.pairs) model = { ...model, pairs };
   const offsets = [...byAccount].map(([accountId, list]) => ({ accountId, ...fitAccountAdjustment(model, list), trainedOn: list.length }));
   return { model, offsets };
 }

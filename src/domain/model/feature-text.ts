@@ -2,6 +2,7 @@
 // evidence comes from, and how it reads in Korean and English. A feature missing here still
 // scores and explains itself (see textOf), so a refit that adds one cannot break the reasons.
 import type { NotFoundWhy } from '../address/types.ts';
+import { pairParts } from './pairs.ts';
 import type { AssessmentInput, Contribution } from './types.ts';
 
 export type Source = Contribution['source'];
@@ -179,6 +180,11 @@ export function textOf(feature: string, ctx: FeatureContext): { label: string; s
   if (isFeatureName(feature)) {
     const entry: FeatureText = FEATURE_TEXT[feature];
     return { label: entry.label, source: entry.source, text: entry.text(ctx) };
+  }
+  const pair = pairParts(feature);
+  if (pair) {
+    const [a, b] = pair.map((f) => textOf(f, { ...ctx, value: 1 }).label);
+    return { label: `${a}_and_${b}`, source: 'labels', text: { ko: `반송 기록에서 배운 조합: ${a} × ${b}`, en: `learned from outcomes: ${a} together with ${b}` } };
   }
   const label = feature.toLowerCase().replace(/[^a-z_]+/g, '_') || 'feature';
   const shown = Number.isInteger(ctx.value) ? String(ctx.value) : ctx.value.toFixed(2);

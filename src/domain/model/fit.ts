@@ -4,6 +4,7 @@
 // barely moves it and thousands let the data decide. Solved by Newton–Raphson (IRLS) on the
 // log-posterior, which is strictly concave, so it converges to the one optimum.
 import { sigmoid, weightOf } from './score.ts';
+import { pairParts } from './pairs.ts';
 import type { ModelParams } from './types.ts';
 
 export interface Example {
@@ -31,6 +32,11 @@ export const DEFAULT_PRIOR_PRECISION = 1;
  * it by about 0.45 (3 % → 4.7 %); on the eval world it costs 2,000 labels ~0.5 % of log loss.
  */
 export const DEFAULT_INTERCEPT_PRECISION = 10;
+/**
+ * Pair terms (pairs.ts) start at 0 with σ = 0.5: a pair is added because the labels show it, and
+ * it takes some hundred labels holding both features before it weighs as much as either alone.
+ */
+export const DEFAULT_PAIR_PRECISION = 4;
 /**
  * Default precision of an account's intercept shift: σ ≈ 0.32, so a typical account's bounce
  * rate sits within about ×0.5–×2 of the global model's at 95 %. At a 3 % bounce rate it takes
@@ -195,7 +201,7 @@ function stamp(now: Date | string): { iso: string; compact: string } {
 export function precisionsOf(d: Design, opts: FitOptions): Float64Array {
   const featurePrecision = positive('priorPrecision', opts.priorPrecision ?? DEFAULT_PRIOR_PRECISION);
   const interceptPrecision = positive('interceptPrecision', opts.interceptPrecision ?? DEFAULT_INTERCEPT_PRECISION);
-  return Float64Array.from([interceptPrecision, ...d.names.map(() => featurePrecision)]);
+  return Float64Array.from([interceptPrecision, ...d.names.map((name) => (pairParts(name) ? DEFAULT_PAIR_PRECISION : featurePrecision))]);
 }
 
 /** A model's parameters in a design's order: the intercept, then each feature's weight. */
@@ -209,11 +215,13 @@ export function fitGlobal(base: ModelParams, examples: readonly Example[], opts:
   const weights: Record<string, number> = {};
   d.names.forEach((name, j) => (weights[name] = theta[j + 1]!));
   const { iso, compact } = stamp(opts.now);
+  const pairs = d.names.map(pairParts).filter((p) => p !== null);
   return {
     version: `global-${compact}-n${examples.length}`,
     kind: 'global',
     intercept: theta[0]!,
     weights,
+    ...(pairs.length > 0 ? { pairs } : {}),
     trainedOn: examples.length,
     createdAt: iso,
   };

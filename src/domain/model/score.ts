@@ -7,6 +7,8 @@ import { ACCOUNT_LABEL, accountText, BASELINE_LABEL, baselineText, textOf } from
 import { featurize } from './features.ts';
 import { actionOf, gradeOf } from './grades.ts';
 import type { Assessment, AssessmentInput, Contribution, ModelParams } from './types.ts';
+import { sigmoid } from './logistic.ts';
+import { withPairs } from './pairs.ts';
 
 export interface FeatureContribution {
   feature: string;
@@ -22,26 +24,18 @@ export interface Score {
   contributions: FeatureContribution[];
 }
 
-export function sigmoid(z: number): number {
-  // two branches keep exp() from overflowing for large |z|
-  if (z >= 0) return 1 / (1 + Math.exp(-z));
-  const e = Math.exp(z);
-  return e / (1 + e);
-}
-
-export function logit(p: number): number {
-  return Math.log(p / (1 - p));
-}
+export { logit, sigmoid } from './logistic.ts';
 
 /** The model's weight for a feature; absent (or inherited) keys weigh 0. */
 export function weightOf(model: ModelParams, feature: string): number {
   return Object.hasOwn(model.weights, feature) ? (model.weights[feature] ?? 0) : 0;
 }
 
+/** The model's logit for a mailing's features (its pair terms added from them). */
 export function score(model: ModelParams, features: ReadonlyMap<string, number>): Score {
   let z = model.intercept;
   const contributions: FeatureContribution[] = [];
-  for (const [feature, value] of features) {
+  for (const [feature, value] of withPairs(model.pairs, features)) {
     const weight = weightOf(model, feature) * value;
     if (weight === 0 || !Number.isFinite(weight)) continue;
     z += weight;
@@ -62,7 +56,7 @@ function byImpact(a: Contribution, b: Contribution): number {
  * the baseline plus its shifts of the weights of this mailing's features.
  */
 export function assess(model: ModelParams, input: AssessmentInput, opts: { account?: AccountShift | null } = {}): Assessment {
-  const features = featurize(input);
+  const features = withPairs(model.pairs, featurize(input));
   const s = score(model, features);
   const contributions: Contribution[] = s.contributions.map((c) => ({
     ...textOf(c.feature, { input, value: c.value }),

@@ -42,6 +42,8 @@ export interface ModelParams {
   intercept: number;
   /** weight per feature name; features absent here weigh 0 */
   weights: Record<string, number>;
+  /** pairs of features learned to weigh together (pairs.ts); each pair's weight is under its pairName */
+  pairs?: [string, string][];
   /** labels the fit used (0 for the prior) */
   trainedOn: number;
   createdAt: string;

@@ -15,6 +15,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
 import { auc, expectedCalibrationError, logLoss } from '../src/domain/model/metrics.ts';
+import { GRADE_BANDS } from '../src/domain/model/grades.ts';
 import { startFakeNts } from '../src/registry/fake-nts-server.ts';
 import { startChild } from '../bench/lib.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
@@ -42,6 +43,8 @@ const WORLDS: Record<string, Omit<WorldOptions, 'seed'>> = {
 };
 
 interface StageResult {
+  /** per grade: rows and the share that bounced */
+  grades: Map<string, { n: number; b: number }>;
   labels: number;
   model: string;
   auc: number;
@@ -50,6 +53,9 @@ interface StageResult {
   ece: number;
   scoreSeconds: number;
 }
+
+// a grade's observed bounce rate should fall in its band
+const BANDS: Record<string, [number, number]> = Object.fromEntries(GRADE_BANDS.map((b, i) => [b.grade, [GRADE_BANDS[i - 1]?.below ?? 0, b.below]]));
 
 const brier = (p: number[], y: boolean[]) => p.reduce((s, x, i) => s + (x - (y[i] ? 1 : 0)) ** 2, 0) / p.length;
 
@@ -95,7 +101,7 @@ async function runWorld(key: string): Promise<void> {
         if (s.status === 'failed') throw new Error(`job ${job} failed`);
         if (s.status === 'done') break;
       }
-      const results = (await (await fetch(`${server.url}/batch/${job}/results?format=json`, { headers: { 'x-api-key': k } })).json()) as { bounce_prob: number | null; model_version: string | null; biz_status: string; address_quality: string | null; reasons: string | null }[];
+      const results = (await (await fetch(`${server.url}/batch/${job}/results?format=json`, { headers: { 'x-api-key': k } })).json()) as { bounce_prob: number | null; grade: string | null; model_version: string | null; biz_status: string; address_quality: string | null; reasons: string | null }[];
       return { job, results };
     };
 
@@ -158,7 +164,14 @@ async function runWorld(key: string): Promise<void> {
       const scoreSeconds = (performance.now() - t0) / 1000;
       const p = scored.flatMap((s) => s.results.map((r) => r.bounce_prob ?? NaN));
       if (p.some((x) => !Number.isFinite(x))) throw new Error('a test row has no bounce_prob');
-      stages.push({ labels: labelled, model: version, auc: auc(p, y), logLoss: logLoss(p, y), brier: brier(p, y), ece: expectedCalibrationError(p, y), scoreSeconds });
+      const grades = new Map<string, { n: number; b: number }>();
+      scored.forEach((sc, a) => sc.results.forEach((r, i) => {
+        const g = grades.get(r.grade ?? '-') ?? { n: 0, b: 0 };
+        g.n++;
+        g.b += world.test[a]![i]!.bounced ? 1 : 0;
+        grades.set(r.grade ?? '-', g);
+      }));
+      stages.push({ grades, labels: labelled, model: version, auc: auc(p, y), logLoss: logLoss(p, y), brier: brier(p, y), ece: expectedCalibrationError(p, y), scoreSeconds });
       if (process.env.EVAL_DEBUG && (target === 0 || target === STAGES.at(-1))) {
         // where the model's view and the world's differ: by the truth's damage and state
         const rows = scored.flatMap((s, a) => s.results.map((r, i) => ({ r, m: world.test[a]![i]! })));
@@ -192,6 +205,14 @@ async function runWorld(key: string): Promise<void> {
     for (const s of stages) console.log(`| ${s.labels.toLocaleString('en-US')} | ${s.model} | ${s.auc.toFixed(3)} | ${s.logLoss.toFixed(3)} | ${s.brier.toFixed(3)} | ${s.ece.toFixed(3)} | ${s.scoreSeconds.toFixed(1)} |`);
     console.log(`| P(bounce \\| ${perAccount ? 'account, ' : ''}status) from the pool | – | ${statusBaseline.toFixed(3)} | | | | |`);
     console.log(`| the world's own probability (ceiling) | – | ${auc(truth, y).toFixed(3)} | ${logLoss(truth, y).toFixed(3)} | ${brier(truth, y).toFixed(3)} | ${expectedCalibrationError(truth, y).toFixed(3)} | |`);
+    for (const st of stages) {
+      const line = [...st.grades].toSorted(([a], [b]) => a.localeCompare(b)).map(([g, e]) => {
+        const observed = e.b / e.n;
+        const [lo, hi] = BANDS[g] ?? [0, 1];
+        return `${g} ${(observed * 100).toFixed(1)} % of ${e.n}${observed >= lo && observed < hi ? '' : ` (outside ${lo * 100}–${Number.isFinite(hi) ? hi * 100 : 100} %)`}`;
+      });
+      console.log(`grades at ${st.labels.toLocaleString('en-US')} labels: ${line.join(', ')}`);
+    }
   } finally {
     await server.stop();
     await nts.close();

@@ -58,7 +58,10 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       assert.ok(busiest <= LIMIT + 1, `busiest second had ${busiest} calls`);
       // and the calls really were spread out: n calls need (n - 1) intervals (less some jitter)
       assert.ok(spanMs >= ((arrivals.length - 1) * 1000) / LIMIT - 150, `${arrivals.length} calls within ${spanMs} ms`);
-      assert.ok(arrivals.length >= streams * PER_STREAM * 0.5, `demand was real: ${arrivals.length} calls`);
+      // and the demand was real: every lookup's number reached NTS, in however few calls the
+      // coalescer packed them (a loaded machine packs more into each while they wait for a slot)
+      const asked = new Set(nts.received.flat()).size;
+      assert.ok(asked >= streams * PER_STREAM * 0.9, `demand was real: ${asked} numbers asked in ${arrivals.length} calls`);
       const waited = await Promise.all(servers.map((s) => metric(s.url, 'bizcheck_upstream_budget_wait_seconds_count')));
       assert.equal(waited.reduce((a, b) => a + b, 0), arrivals.length, 'every call went through the budget');
     });

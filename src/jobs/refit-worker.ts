@@ -21,9 +21,9 @@ export interface FitResult {
 
 /**
  * The fit itself, pure; exported so it can also run inline (tests, the eval script). The shared
- * model weighs accounts so that none moves another's scores (pooled-fit.ts), first with main
- * effects alone, then with the pairs their residuals call for (pairs.ts); each account's
- * adjustment (its intercept and feature shifts) is fitted on its own labels, in full.
+ * model has the main effects and the pairs the labels call for (pair-selection.ts), and weighs
+ * accounts so that none moves another's scores (pooled-fit.ts); each account's adjustment (its
+ * intercept and feature shifts, pairs included) is fitted on its own labels, in full.
  */
 export function runFit(req: FitRequest): FitResult {
   const toExample = (e: FitRequest['examples'][number]) => ({ features: new Map(Object.entries(e.features)), bounced: e.bounced });

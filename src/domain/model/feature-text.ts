@@ -27,6 +27,8 @@ interface FeatureText {
 const closedOn = (c: FeatureContext): string => c.input.closedOn ?? '?';
 const counts = (b: number, d: number): Text => ({ ko: `반송 ${b}건, 배달 ${d}건`, en: `${b} bounced, ${d} delivered` });
 const fixed = (ko: string, en: string) => (): Text => ({ ko, en });
+/** A bin of the closure-recency curve, with the closure date: "폐업 12개월 이내 (2026-03-01)". */
+const recency = (label: string, ko: string, en: string): FeatureText => ({ label, source: 'nts', text: (c) => ({ ko: `${ko} (${closedOn(c)})`, en: `${en} (${closedOn(c)})` }) });
 
 const NOT_FOUND_TEXT: Record<NotFoundWhy, Text> = {
   unknown_road: { ko: '주소를 찾지 못함: 주소록에 없는 도로명', en: 'address not found: the directory does not know the road' },
@@ -58,26 +60,10 @@ export const FEATURE_TEXT = {
     source: 'input',
     text: fixed('사업자등록번호 검증번호가 맞지 않음 (국세청 조회 안 함)', 'check digit does not match (not sent to the NTS)'),
   },
-  closed_recent: {
-    label: 'closed_recent',
-    source: 'nts',
-    text: (c) => ({ ko: `폐업 12개월 이내 (${closedOn(c)})`, en: `closed within the last 12 months (${closedOn(c)})` }),
-  },
-  closed_old: {
-    label: 'closed_old',
-    source: 'nts',
-    text: (c) => ({ ko: `폐업 후 3년 넘게 지남 (${closedOn(c)})`, en: `closed more than 3 years ago (${closedOn(c)})` }),
-  },
-  closed_fresh: {
-    label: 'closed_fresh',
-    source: 'nts',
-    text: (c) => ({ ko: `폐업 3개월 이내 (${closedOn(c)})`, en: `closed within the last 3 months (${closedOn(c)})` }),
-  },
-  closed_long_ago: {
-    label: 'closed_long_ago',
-    source: 'nts',
-    text: (c) => ({ ko: `폐업 후 5년 넘게 지남 (${closedOn(c)})`, en: `closed more than 5 years ago (${closedOn(c)})` }),
-  },
+  closed_recent: recency('closed_recent', '폐업 12개월 이내', 'closed within the last 12 months'),
+  closed_old: recency('closed_old', '폐업 후 3년 넘게 지남', 'closed more than 3 years ago'),
+  closed_fresh: recency('closed_fresh', '폐업 3개월 이내', 'closed within the last 3 months'),
+  closed_long_ago: recency('closed_long_ago', '폐업 후 5년 넘게 지남', 'closed more than 5 years ago'),
   closed_individual: {
     label: 'closed_individual',
     source: 'nts',

@@ -115,7 +115,7 @@ function mailing(t: ReturnType<typeof tools>, h: Hidden): Mailing {
     zipMismatch, outdatedZip,
     // this world is built at the model-input level without the newer signals (trade, building kind, why not found …)
     addressForm: quality === 'no_address' ? null : 'road', notFound: null, buildingKind: 'unknown',
-    name: { entityMismatch, closureHint, trade: null, branch: false }, history: { bizBounced, bizDelivered, addressBounced, addressDelivered }, asOf: AS_OF,
+    name: { entityMismatch, closureHint, trade: null, branch: false }, history: { bizBounced, bizDelivered, bizGone: 0, bizAbsent: 0, addressBounced, addressDelivered }, asOf: AS_OF,
   };
   return { input, bounced: t.chance(trueProb), trueProb };
 }

@@ -57,6 +57,9 @@ describeEachStore('POST /batch/{job_id}/labels', (kind) => {
     // the closed number is on rows 2, 4 and 15 (another chunk): all labelled
     assert.deepEqual([res.body.recorded, res.body.bounced, res.body.delivered, res.body.replaced], [5, 4, 1, 0]);
     assert.deepEqual(res.body.causes, { moved: 3, nobody_home: 1 });
+    // the tallies scoring reads keep what the reasons said: the closed business left, the suspended one was shut
+    assert.equal((await srv.store.labels.counts(accountId, fixed('closed'), null)).bizGone, 3);
+    assert.equal((await srv.store.labels.counts(accountId, fixed('suspended'), null)).bizAbsent, 1);
     assert.deepEqual(res.body.rejected.map((r: { at: number; code: string }) => [r.at, r.code]), [[4, 'not_in_job'], [5, 'no_outcome'], [6, 'number_mismatch'], [7, 'not_in_job'], [8, 'no_row']]);
     const fit = (await srv.store.labels.forFit(1_000_000)).filter((l) => l.accountId === accountId);
     assert.deepEqual(fit.map((l) => l.cause ?? '').toSorted((a, b) => a.localeCompare(b)), ['', 'moved', 'moved', 'moved', 'nobody_home'], 'every label of a scored row reaches refits, with its cause');

@@ -169,14 +169,14 @@ describeEachStore('store contract', (kind) => {
     assert.equal(await store.labels.count(), labelsBefore + 6);
     assert.equal(await store.labels.count('2999-01-01T00:00:00.000Z'), 0);
     assert.ok((await store.labels.count('2000-01-01T00:00:00.000Z')) >= 5);
-    assert.deepEqual(await store.labels.counts(a.id, '1248100998', 'bld_1'), { bizBounced: 1, bizDelivered: 1, addressBounced: 1, addressDelivered: 1 });
-    assert.deepEqual(await store.labels.counts(a.id, '1248100998', null), { bizBounced: 1, bizDelivered: 1, addressBounced: 0, addressDelivered: 0 });
-    assert.deepEqual(await store.labels.counts(b.id, '2208162517', null), { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 });
-    assert.deepEqual(await store.labels.counts(b.id, '1248100998', 'bld_1'), { bizBounced: 2, bizDelivered: 1, addressBounced: 2, addressDelivered: 1 });
+    assert.deepEqual(await store.labels.counts(a.id, '1248100998', 'bld_1'), { bizBounced: 1, bizDelivered: 1, bizGone: 1, bizAbsent: 0, addressBounced: 1, addressDelivered: 1 });
+    assert.deepEqual(await store.labels.counts(a.id, '1248100998', null), { bizBounced: 1, bizDelivered: 1, bizGone: 1, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 });
+    assert.deepEqual(await store.labels.counts(b.id, '2208162517', null), { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 });
+    assert.deepEqual(await store.labels.counts(b.id, '1248100998', 'bld_1'), { bizBounced: 2, bizDelivered: 1, bizGone: 2, bizAbsent: 0, addressBounced: 2, addressDelivered: 1 });
     // a relabel that moves the row to another number and address takes its outcome from the old ones
     await store.labels.put(label({ accountId: b.id, rowId: 3, bno: '2208162517', addressKey: 'bld_9', bounced: true, features: {}, modelVersion: null }));
-    assert.deepEqual(await store.labels.counts(b.id, '1248100998', 'bld_1'), { bizBounced: 2, bizDelivered: 0, addressBounced: 2, addressDelivered: 0 });
-    assert.deepEqual(await store.labels.counts(b.id, '2208162517', 'bld_9'), { bizBounced: 1, bizDelivered: 0, addressBounced: 1, addressDelivered: 0 });
+    assert.deepEqual(await store.labels.counts(b.id, '1248100998', 'bld_1'), { bizBounced: 2, bizDelivered: 0, bizGone: 2, bizAbsent: 0, addressBounced: 2, addressDelivered: 0 });
+    assert.deepEqual(await store.labels.counts(b.id, '2208162517', 'bld_9'), { bizBounced: 1, bizDelivered: 0, bizGone: 1, bizAbsent: 0, addressBounced: 1, addressDelivered: 0 });
     const fit = await store.labels.forFit(1000);
     assert.ok(fit.some((f) => f.accountId === b.id && f.bounced && f.features.status_closed === 1));
     const ofB = fit.filter((f) => f.accountId === b.id);
@@ -198,6 +198,22 @@ describeEachStore('store contract', (kind) => {
     const c = await store.labels.counts(a.id, '1248100998', 'bld_c');
     assert.equal(c.bizBounced + c.bizDelivered, 1);
     assert.equal(c.addressBounced + c.addressDelivered, 1);
+  });
+
+  test('the tallies keep what the bounces said: gone (moved, unknown, closed) or absent (nobody in), relabels taken back', async () => {
+    const a = account();
+    await store.accounts.create(a);
+    const rec = (rowId: number, bounced: boolean, cause: LabelRecord['cause']): LabelRecord => ({
+      accountId: a.id, jobId: 'job_g', rowId, bno: '1248100998', addressKey: 'bld_g', bounced, reason: null, cause, features: {}, modelVersion: 'prior-test', at: new Date().toISOString(),
+    });
+    await store.labels.putMany([rec(1, true, 'moved'), rec(2, true, 'unknown_recipient'), rec(3, true, 'nobody_home'), rec(4, true, 'bad_address'), rec(5, false, null)]);
+    const c = await store.labels.counts(a.id, '1248100998', 'bld_g');
+    assert.deepEqual([c.bizBounced, c.bizDelivered, c.bizGone, c.bizAbsent], [4, 1, 2, 1]);
+    // row 1 turns out delivered, row 3 was refused: moved out, nobody-in swapped for refused (still absent)
+    await store.labels.put(rec(1, false, null));
+    await store.labels.put(rec(3, true, 'refused'));
+    const d = await store.labels.counts(a.id, '1248100998', 'bld_g');
+    assert.deepEqual([d.bizBounced, d.bizDelivered, d.bizGone, d.bizAbsent], [3, 2, 1, 1]);
   });
 
   test('labels in bulk and one by one, at once, on two jobs sharing numbers: no deadlock, one tally per label', async () => {

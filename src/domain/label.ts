@@ -21,6 +21,9 @@ export interface LabelRecord {
 export interface LabelCounts {
   bizBounced: number;
   bizDelivered: number;
+  /** of the business's bounces, those whose reason says it is gone, and those that say nobody was in (causeKind) */
+  bizGone: number;
+  bizAbsent: number;
   addressBounced: number;
   addressDelivered: number;
 }

@@ -8,6 +8,17 @@
 export const RETURN_CAUSES = ['moved', 'unknown_recipient', 'nobody_home', 'bad_address', 'refused', 'closed', 'deceased', 'other'] as const;
 export type ReturnCause = (typeof RETURN_CAUSES)[number];
 
+/**
+ * What a cause says about the business: `gone` (moved, unknown at the address, closed, deceased:
+ * the next letter comes back too), `absent` (nobody in, or refused: it is still there), or
+ * neither (a bad address says the address is wrong, not the business; `other` says nothing).
+ */
+export function causeKind(cause: ReturnCause | null): 'gone' | 'absent' | null {
+  if (cause === 'moved' || cause === 'unknown_recipient' || cause === 'closed' || cause === 'deceased') return 'gone';
+  if (cause === 'nobody_home' || cause === 'refused') return 'absent';
+  return null;
+}
+
 /** Folds a written reason for matching: NFKC, no spaces, brackets or separators, lower case. */
 function fold(text: string): string {
   return text.normalize('NFKC').toLowerCase().replace(/[\s()[\]{}<>「」『』"'`.,:;/\\|_\-·~!?]/g, '');

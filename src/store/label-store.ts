@@ -1,7 +1,7 @@
 // Mailing outcomes recorded by customers, per row of their batch jobs, with the features the
 // row was scored on (for refits).
 import type { LabelCounts, LabelRecord } from '../domain/label.ts';
-import type { ReturnCause } from '../domain/return-reason.ts';
+import { causeKind, type ReturnCause } from '../domain/return-reason.ts';
 import { bool, json, num, str } from './rows.ts';
 import { OverSql, type Sql } from './sql.ts';
 
@@ -37,10 +37,10 @@ export class LabelStore extends OverSql {
         const part = labels.slice(i, i + BATCH);
         const rowIds = part.map((l) => l.rowId);
         const old = await t.all(
-          `SELECT b_no, address_key, bounced FROM labels WHERE account_id = ? AND job_id = ? AND row_id IN (${rowIds.map(() => '?').join(', ')}) FOR UPDATE`,
+          `SELECT b_no, address_key, bounced, cause FROM labels WHERE account_id = ? AND job_id = ? AND row_id IN (${rowIds.map(() => '?').join(', ')}) FOR UPDATE`,
           [first.accountId, first.jobId, ...rowIds],
         );
-        for (const o of old) tallies.add(String(o.b_no), str(o.address_key), bool(o.bounced), -1);
+        for (const o of old) tallies.add(String(o.b_no), str(o.address_key), bool(o.bounced), str(o.cause) as ReturnCause | null, -1);
         replaced += old.length;
         await t.run(
           `INSERT INTO labels (account_id, job_id, row_id, b_no, address_key, bounced, reason, cause, features, model_version, created_at, updated_at)
@@ -50,7 +50,7 @@ export class LabelStore extends OverSql {
              model_version = excluded.model_version, updated_at = excluded.updated_at`,
           part.flatMap((l) => [l.accountId, l.jobId, l.rowId, l.bno, l.addressKey, l.bounced, l.reason, l.cause, JSON.stringify(l.features), l.modelVersion, l.at, l.at]),
         );
-        for (const l of part) tallies.add(l.bno, l.addressKey, l.bounced, 1);
+        for (const l of part) tallies.add(l.bno, l.addressKey, l.bounced, l.cause, 1);
       }
       await tallies.write(t, first.accountId, alone);
       return { replaced };
@@ -60,14 +60,14 @@ export class LabelStore extends OverSql {
   /** The account's recorded outcomes for a business number and for an address: two rows read, whatever the label count. */
   async counts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts> {
     const rows = await this.sql.all(
-      `SELECT kind, bounced, delivered FROM label_tallies WHERE account_id = ? AND kind = 'b_no' AND value = ?
+      `SELECT kind, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'b_no' AND value = ?
        UNION ALL
-       SELECT kind, bounced, delivered FROM label_tallies WHERE account_id = ? AND kind = 'address' AND value = ?`,
+       SELECT kind, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'address' AND value = ?`,
       [accountId, bno, accountId, addressKey],
     );
-    const out: LabelCounts = { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 };
+    const out: LabelCounts = { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 };
     for (const r of rows) {
-      if (r.kind === 'b_no') [out.bizBounced, out.bizDelivered] = [num(r, 'bounced'), num(r, 'delivered')];
+      if (r.kind === 'b_no') [out.bizBounced, out.bizDelivered, out.bizGone, out.bizAbsent] = [num(r, 'bounced'), num(r, 'delivered'), num(r, 'gone'), num(r, 'absent')];
       else [out.addressBounced, out.addressDelivered] = [num(r, 'bounced'), num(r, 'delivered')];
     }
     return out;
@@ -98,6 +98,8 @@ interface Delta {
   value: string;
   bounced: number;
   delivered: number;
+  gone: number;
+  absent: number;
 }
 
 /** Changes to an account's tallies, summed per (kind, value) before they are written. */
@@ -105,14 +107,16 @@ class Tallies {
   readonly #d = new Map<string, Delta>();
 
   /** One outcome in (`by` = 1) or out (`by` = −1) of its number's and its address's tallies. */
-  add(bno: string, addressKey: string | null, bounced: boolean, by: 1 | -1): void {
-    for (const [kind, value] of [['b_no', bno], ['address', addressKey]] as const) {
+  add(bno: string, addressKey: string | null, bounced: boolean, cause: ReturnCause | null, by: 1 | -1): void {
+    const kind = bounced ? causeKind(cause) : null;
+    for (const [of, value] of [['b_no', bno], ['address', addressKey]] as const) {
       if (value === null) continue;
-      const key = `${kind}\u0000${value}`;
+      const key = `${of}\u0000${value}`;
       let d = this.#d.get(key);
-      if (!d) this.#d.set(key, (d = { kind, value, bounced: 0, delivered: 0 }));
+      if (!d) this.#d.set(key, (d = { kind: of, value, bounced: 0, delivered: 0, gone: 0, absent: 0 }));
       if (bounced) d.bounced += by;
       else d.delivered += by;
+      if (kind) d[kind] += by;
     }
   }
 
@@ -126,9 +130,9 @@ class Tallies {
     const shrink: Delta[] = [];
     for (const key of [...this.#d.keys()].toSorted()) {
       const d = this.#d.get(key)!;
-      if (d.bounced === 0 && d.delivered === 0) continue;
+      if (d.bounced === 0 && d.delivered === 0 && d.gone === 0 && d.absent === 0) continue;
       // a taking-back updates the row its outcome was added to (an insert of −1 would fail its CHECK before the conflict is seen)
-      const list = d.bounced >= 0 && d.delivered >= 0 ? grow : shrink;
+      const list = d.bounced >= 0 && d.delivered >= 0 && d.gone >= 0 && d.absent >= 0 ? grow : shrink;
       list.push(d);
       if (!alone) await (list === grow ? insert : update)(t, accountId, list.splice(0));
     }
@@ -140,18 +144,20 @@ class Tallies {
 /** Adds non-negative changes to tallies, creating them where missing. */
 async function insert(t: Sql, accountId: string, ds: readonly Delta[]): Promise<void> {
   await t.run(
-    `INSERT INTO label_tallies (account_id, kind, value, bounced, delivered) VALUES ${ds.map(() => '(?, ?, ?, ?, ?)').join(', ')}
-     ON CONFLICT (account_id, kind, value) DO UPDATE SET bounced = label_tallies.bounced + excluded.bounced, delivered = label_tallies.delivered + excluded.delivered`,
-    ds.flatMap((d) => [accountId, d.kind, d.value, d.bounced, d.delivered]),
+    `INSERT INTO label_tallies (account_id, kind, value, bounced, delivered, gone, absent) VALUES ${ds.map(() => '(?, ?, ?, ?, ?, ?, ?)').join(', ')}
+     ON CONFLICT (account_id, kind, value) DO UPDATE SET bounced = label_tallies.bounced + excluded.bounced, delivered = label_tallies.delivered + excluded.delivered,
+       gone = label_tallies.gone + excluded.gone, absent = label_tallies.absent + excluded.absent`,
+    ds.flatMap((d) => [accountId, d.kind, d.value, d.bounced, d.delivered, d.gone, d.absent]),
   );
 }
 
 /** Adds changes to tallies that exist (every taking-back is of an outcome added before). */
 async function update(t: Sql, accountId: string, ds: readonly Delta[]): Promise<void> {
   await t.run(
-    `UPDATE label_tallies SET bounced = label_tallies.bounced + v.column3, delivered = label_tallies.delivered + v.column4
-       FROM (VALUES ${ds.map(() => '(?, ?, CAST(? AS integer), CAST(? AS integer))').join(', ')}) AS v
+    `UPDATE label_tallies SET bounced = label_tallies.bounced + v.column3, delivered = label_tallies.delivered + v.column4,
+         gone = label_tallies.gone + v.column5, absent = label_tallies.absent + v.column6
+       FROM (VALUES ${ds.map(() => '(?, ?, CAST(? AS integer), CAST(? AS integer), CAST(? AS integer), CAST(? AS integer))').join(', ')}) AS v
       WHERE label_tallies.account_id = ? AND label_tallies.kind = v.column1 AND label_tallies.value = v.column2`,
-    [...ds.flatMap((d) => [d.kind, d.value, d.bounced, d.delivered]), accountId],
+    [...ds.flatMap((d) => [d.kind, d.value, d.bounced, d.delivered, d.gone, d.absent]), accountId],
   );
 }

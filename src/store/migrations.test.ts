@@ -82,3 +82,20 @@ test('migration 0014 tallies the labels recorded before it, per number and per a
   ]);
   db.close();
 });
+
+test('migration 0018 counts the bounces recorded before it by what their reasons said', () => {
+  const db = new DatabaseSync(':memory:');
+  const all = loadMigrations('sqlite');
+  for (const m of all.filter((x) => x.version < '0018')) db.exec(m.sql);
+  db.exec("INSERT INTO accounts (id, email, plan, created_at) VALUES ('a', 'a@x', 'free', 't')");
+  const put = db.prepare("INSERT INTO labels (account_id, job_id, row_id, b_no, address_key, bounced, reason, cause, features, model_version, created_at, updated_at) VALUES ('a', 'j', ?, '1', 'k', ?, NULL, ?, '{}', 'v', 't', 't')");
+  put.run(1, 1, 'moved');
+  put.run(2, 1, 'nobody_home');
+  put.run(3, 0, null);
+  put.run(4, 1, 'closed');
+  db.exec("INSERT INTO label_tallies (account_id, kind, value, bounced, delivered) VALUES ('a', 'b_no', '1', 3, 1), ('a', 'address', 'k', 3, 1)");
+  for (const m of all.filter((x) => x.version >= '0018')) db.exec(m.sql);
+  const rows = db.prepare('SELECT kind, gone, absent FROM label_tallies ORDER BY kind').all();
+  assert.deepEqual(rows.map((r) => [r.kind, r.gone, r.absent]), [['address', 2, 1], ['b_no', 2, 1]]);
+  db.close();
+});

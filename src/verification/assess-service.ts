@@ -74,7 +74,7 @@ export class AssessService {
       notFound: match?.notFound ?? null,
       buildingKind: match?.buildingKind ?? 'unknown',
       name: signals,
-      history: { bizBounced: history.bizBounced, bizDelivered: history.bizDelivered, addressBounced: history.addressBounced, addressDelivered: history.addressDelivered },
+      history,
       // closure recency is counted in Seoul calendar days
       asOf: toSeoulIso(asOf).slice(0, 10),
     };

@@ -133,6 +133,16 @@ export const FEATURE_TEXT = {
       return { ko: `이 사업자 앞 기록: ${t.ko}`, en: `recorded mail to this business: ${t.en}` };
     },
   },
+  biz_history_gone: {
+    label: 'biz_history_gone',
+    source: 'labels',
+    text: (c) => ({ ko: `이 사업자 앞 우편이 이사·수취인불명·폐업으로 ${c.input.history.bizGone}건 반송됨`, en: `${c.input.history.bizGone} letter(s) to this business came back moved, unknown or closed` }),
+  },
+  biz_history_absent: {
+    label: 'biz_history_absent',
+    source: 'labels',
+    text: (c) => ({ ko: `이 사업자 앞 우편이 폐문부재·수취거절로 ${c.input.history.bizAbsent}건 반송됨 (사업장은 있음)`, en: `${c.input.history.bizAbsent} letter(s) to this business came back with nobody in or refused (it is still there)` }),
+  },
   address_history: {
     label: 'address_history',
     source: 'labels',

@@ -20,7 +20,7 @@ const clean = (over: Partial<AssessmentInput> = {}): AssessmentInput => ({
   notFound: null,
   buildingKind: 'office',
   name: { entityMismatch: false, closureHint: false, trade: null, branch: false },
-  history: { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 },
+  history: { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 },
   asOf: '2026-11-21',
   ...over,
 });
@@ -114,8 +114,11 @@ test('history is 0 without records and signed by whether bounces or deliveries d
   assert.ok(historyScore(0, 5) < 0);
   assert.ok(historyScore(3, 0) > historyScore(1, 0));
   assert.equal(historyScore(-4, Number.NaN), 0);
-  const f = featurize(clean({ history: { bizBounced: 2, bizDelivered: 0, addressBounced: 0, addressDelivered: 3 } }));
+  const f = featurize(clean({ history: { bizBounced: 2, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 3 } }));
   assert.ok(Math.abs(f.get('biz_history')! - Math.log(3)) < 1e-12);
+  // what the returned letters said, beside how many came back
+  const said = featurize(clean({ history: { bizBounced: 3, bizDelivered: 0, bizGone: 2, bizAbsent: 1, addressBounced: 0, addressDelivered: 0 } }));
+  assert.deepEqual([said.get('biz_history_gone'), said.get('biz_history_absent')], [Math.log(3), Math.log(2)]);
   assert.ok(Math.abs(f.get('address_history')! + Math.log(4)) < 1e-12);
 });
 
@@ -130,7 +133,7 @@ test('every feature has a prior weight, a lowercase label and texts in both lang
 });
 
 test('texts carry values: the closure date, the counts', () => {
-  const input = clean({ status: 'closed', closedOn: '2024-03-01', history: { bizBounced: 2, bizDelivered: 1, addressBounced: 0, addressDelivered: 0 } });
+  const input = clean({ status: 'closed', closedOn: '2024-03-01', history: { bizBounced: 2, bizDelivered: 1, bizGone: 1, bizAbsent: 1, addressBounced: 0, addressDelivered: 0 } });
   assert.equal(textOf('status_closed', { input, value: 1 }).text.ko, '국세청 상태: 폐업자 (2024-03-01 폐업)');
   assert.equal(textOf('closed_old', { input, value: 1 }).text.en, 'closed more than 3 years ago (2024-03-01)');
   assert.equal(textOf('biz_history', { input, value: 1 }).text.ko, '이 사업자 앞 기록: 반송 2건, 배달 1건');

@@ -117,6 +117,9 @@ export function featurize(input: AssessmentInput): Map<string, number> {
 
   const h = input.history;
   set('biz_history', historyScore(h.bizBounced, h.bizDelivered));
+  // what the returned letters said: the business left (이사불명, 수취인불명, 폐업) or nobody was in (폐문부재)
+  set('biz_history_gone', Math.log1p(count(h.bizGone)));
+  set('biz_history_absent', Math.log1p(count(h.bizAbsent)));
   set('address_history', historyScore(h.addressBounced, h.addressDelivered));
   return f;
 }

@@ -76,6 +76,11 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   name_branch: 0.3,
   // per unit of log((b+1)/(d+1)): one recorded bounce and nothing delivered ≈ +0.55
   biz_history: 0.8,
+  // on top of biz_history: a letter that came back "moved" or "unknown" says the next one will
+  // too (one such bounce: 0.55 + 0.55 ≈ +1.1 in all); "nobody in" says the business is still there
+  // (one such bounce: 0.55 − 0.28 ≈ +0.3)
+  biz_history_gone: 0.8,
+  biz_history_absent: -0.4,
   address_history: 0.5,
 };
 

@@ -20,7 +20,7 @@ const clean = (over: Partial<AssessmentInput> = {}): AssessmentInput => ({
   notFound: null,
   buildingKind: 'office',
   name: { entityMismatch: false, closureHint: false, trade: null, branch: false },
-  history: { bizBounced: 0, bizDelivered: 0, addressBounced: 0, addressDelivered: 0 },
+  history: { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 },
   asOf: '2026-11-21',
   ...over,
 });
@@ -36,7 +36,7 @@ const MAILINGS: AssessmentInput[] = [
   clean({ status: 'suspended', addressQuality: 'ambiguous', missingBuildingNumber: true, taxTypeCode: '04' }),
   clean({ status: 'unregistered', taxTypeCode: '', addressQuality: 'no_address' }),
   clean({ status: 'unknown', missingUnit: true, zipMismatch: true }),
-  clean({ status: 'invalid', history: { bizBounced: 3, bizDelivered: 0, addressBounced: 0, addressDelivered: 4 } }),
+  clean({ status: 'invalid', history: { bizBounced: 3, bizDelivered: 0, bizGone: 2, bizAbsent: 0, addressBounced: 0, addressDelivered: 4 } }),
 ];
 
 const sum = (xs: number[]): number => xs.reduce((s, x) => s + x, 0);

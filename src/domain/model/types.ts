@@ -29,7 +29,7 @@ export interface AssessmentInput {
   /** what the name says (name-signals.ts): legal form vs the number, closure words, trade, branch */
   name: NameSignals;
   /** the account's own recorded outcomes for this business number and for this address */
-  history: { bizBounced: number; bizDelivered: number; addressBounced: number; addressDelivered: number };
+  history: { bizBounced: number; bizDelivered: number; bizGone: number; bizAbsent: number; addressBounced: number; addressDelivered: number };
   /** date of the assessment, YYYY-MM-DD (for closure recency) */
   asOf: string;
 }

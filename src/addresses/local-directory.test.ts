@@ -3,6 +3,8 @@ import { after, before, test } from 'node:test';
 import type { DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
 import { LocalDirectory } from './local-directory.ts';
+import { matchAddress } from '../domain/address/match.ts';
+import { parseAddress } from '../domain/address/parse.ts';
 
 const T = { timeout: 30_000 };
 
@@ -82,6 +84,30 @@ describeEachAddressStore('LocalDirectory', (kind) => {
     assert.equal((await dir.find(parsed({ sido: '서울특별시', roadNameOnly: '테헤란로' }), 2)).length, 2);
     assert.deepEqual(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구' })), []);
     assert.deepEqual(await dir.find(parsed({ sigungu: '강남구', road: road('없는로', 1) })), []);
+  });
+
+  test('a road name with a typo finds the road of the 시군구 it is a typo of, and the matcher says what changed', T, async () => {
+    const check = async (raw: string) => matchAddress(parseAddress(raw), await dir.find(parseAddress(raw)));
+    for (const raw of ['서울 강남구 태헤란로 152', '서울특별시 강남구 태해란로 152', '강남구 테혜란로 152']) {
+      const m = await check(raw);
+      assert.equal(m.quality, 'corrected', raw);
+      assert.equal(m.entry?.buildingId, GFC.buildingId, raw);
+      assert.deepEqual(m.changes.find((c) => c.field === 'road_name')?.to, '테헤란로', raw);
+    }
+    // no number: the road it is a typo of, whatever its numbers
+    assert.ok((await dir.find(parsed({ sigungu: '강남구', roadNameOnly: '태헤란로' }))).some((e) => e.buildingId === GFC.buildingId));
+    // a typo is looked for in the written 시군구 only: 해운대구 has a 테헤란로 too, but not for 강남구's typo
+    assert.ok((await dir.find(parseAddress('서울 강남구 태헤란로 152'))).every((e) => e.sigungu === '강남구'));
+  });
+
+  test('a typo two roads are equally near stays ambiguous', T, async () => {
+    const other = entry({ ...RURAL, buildingId: '4183025021101230000000099', roadName: '중안로', roadAddress: '경기도 양평군 중안로 7' });
+    await db.store.upsertEntries([other]);
+    const fresh = new LocalDirectory(db.store);
+    const raw = '경기도 양평군 중얀로 7';
+    const m = matchAddress(parseAddress(raw), await fresh.find(parseAddress(raw)));
+    assert.equal(m.quality, 'ambiguous');
+    assert.equal(m.candidates, 2);
   });
 });
 

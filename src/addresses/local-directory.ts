@@ -1,20 +1,48 @@
 // An AddressDirectory over the imported 도로명주소 DB (an AddressStore): no network, no quota.
 // Asks from the most specific question to the broadest and stops at the first that finds
-// anything, so "exact" answers are never diluted by guesses.
+// anything, so "exact" answers are never diluted by guesses. A road name written with a typo is
+// looked for among the roads of the written 시군구 by the matcher's own rule (roadNameDistance),
+// as the sandbox directory does, so the matcher sees the candidates its tolerance is for.
 
+import { roadNameDistance, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import type { AddressStore } from '../store/address-store.ts';
 
 /** Rows fetched when a filter the store cannot apply (the 시도 of a road search) runs afterwards. */
 const OVERFETCH = 4;
+/** Near road names tried for a typo, closest first. */
+const NEAR_ROADS = 3;
+/** A 시군구's road names are kept this long (an import meanwhile shows after it) and for this many 시군구. */
+const ROADS_TTL_MS = 10 * 60_000;
+const ROADS_KEPT = 256;
 
 export class LocalDirectory implements AddressDirectory {
   readonly source = 'local' as const;
   readonly #store: AddressStore;
+  readonly #roads = new Map<string, { names: string[]; until: number }>();
+  readonly #now: () => number;
 
   /** The store is borrowed: close() leaves it open for whoever owns it. */
-  constructor(store: AddressStore) {
+  constructor(store: AddressStore, opts: { now?: () => number } = {}) {
     this.#store = store;
+    this.#now = opts.now ?? Date.now;
+  }
+
+  /** Roads of the 시군구 that `written` could be a typo of (not itself), closest first. */
+  async #nearRoads(sigungu: string, written: string): Promise<string[]> {
+    const now = this.#now();
+    let kept = this.#roads.get(sigungu);
+    if (!kept || kept.until <= now) {
+      if (this.#roads.size >= ROADS_KEPT) this.#roads.delete(this.#roads.keys().next().value!);
+      kept = { names: await this.#store.roadNamesIn(sigungu), until: now + ROADS_TTL_MS };
+      this.#roads.set(sigungu, kept);
+    }
+    const near: { name: string; d: number }[] = [];
+    for (const name of kept.names) {
+      const d = name === written ? null : roadNameDistance(written, name);
+      if (d !== null) near.push({ name, d });
+    }
+    return near.toSorted((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1)).slice(0, NEAR_ROADS).map((n) => n.name);
   }
 
   async find(q: ParsedAddress, limit = 20): Promise<DirectoryEntry[]> {
@@ -36,17 +64,30 @@ export class LocalDirectory implements AddressDirectory {
     }
     if (exact.length > 0) return dedupe(exact, limit);
 
-    // 2. the same road and number in another 시군구 of the 시도 (a wrong or outdated 시군구)
+    // 2. a road of the 시군구 whose name is a typo away, with the number as written; and the same
+    //    road and number in another 시군구 of the 시도 (a wrong or outdated 시군구). Both kinds go
+    //    to the matcher, which ranks a typo against a wrong 시군구 (or calls it ambiguous).
+    const inSigungu = (e: DirectoryEntry): boolean => q.sigungu === null || sigunguAgrees(q.sigungu, e.sigungu);
     if (road && q.sigungu !== null) {
-      const found = (await this.#store.findByRoad(null, road.name, road.main, road.sub, wide)).filter(inSido);
+      const found: DirectoryEntry[] = [];
+      for (const name of await this.#nearRoads(q.sigungu, road.name)) {
+        found.push(...(await this.#store.findByRoad(null, name, road.main, road.sub, wide)).filter((e) => inSido(e) && inSigungu(e)));
+      }
+      found.push(...(await this.#store.findByRoad(null, road.name, road.main, road.sub, wide)).filter(inSido));
       if (found.length > 0) return dedupe(found, limit);
     }
 
-    // 3. the road within the 시도, whatever the number (a wrong or missing 건물번호)
+    // 3. the road within the 시도, whatever the number (a wrong or missing 건물번호); a road of the
+    //    시군구 a typo away when none has the name as written
     const roadName = road?.name ?? q.roadNameOnly;
     if (roadName) {
       const found = await this.#store.findByRoadName(roadName, q.sido, wide);
       if (found.length > 0) return dedupe(prefer(found, (e) => q.sigungu === null || e.sigungu === q.sigungu), limit);
+      if (q.sigungu !== null) {
+        const near: DirectoryEntry[] = [];
+        for (const name of await this.#nearRoads(q.sigungu, roadName)) near.push(...(await this.#store.findByRoadName(name, q.sido, wide)).filter(inSigungu));
+        if (near.length > 0) return dedupe(near, limit);
+      }
     }
 
     // 4. the lot whatever its 부번 (737 written for 737-1, or the other way round)

@@ -108,6 +108,15 @@ export class AddressStore extends OverSql {
     return this.#select(where, 'building_main, building_sub, underground, building_id', params, limit);
   }
 
+  /**
+   * The road names of a 시군구, for typo-tolerant lookups ("성남시" also reads its 구, "성남시
+   * 분당구"): an index-only scan of at most a few thousand names.
+   */
+  async roadNamesIn(sigungu: string): Promise<string[]> {
+    const rows = await this.sql.all("SELECT DISTINCT road_name FROM address_directory WHERE sigungu = ? OR sigungu LIKE ? ESCAPE '!'", [sigungu, `${sigungu.replace(/[!%_]/g, '!$&')} %`]);
+    return rows.map((r) => String(r.road_name));
+  }
+
   /** Buildings on a road of that name, within one 시도 when given. */
   findByRoadName(roadName: string, sido: string | null, limit: number): Promise<DirectoryEntry[]> {
     const where = ['road_name = ?'];

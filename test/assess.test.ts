@@ -47,6 +47,10 @@ describeEachStore('POST /verify with name and address', (kind) => {
     assert.equal(res.body.fixed_zipcode, '06236');
     assert.equal(res.body.fixed_address, '서울특별시 강남구 테헤란로 152');
     assert.equal(res.body.address.quality, 'exact');
+    // the building's identity, its lot address and its 참고항목, as the official directory writes them
+    assert.match(res.body.address.building_id, /\S+/);
+    assert.equal(res.body.address.jibun_address, '서울특별시 강남구 역삼동 737');
+    assert.equal(res.body.address.reference, '(역삼동, 강남파이낸스센터)');
     assert.equal(res.body.grade, 'A');
     assert.equal(res.body.action, 'send');
     assert.match(res.body.reasons[0], /^\[active \+0\.00\] 국세청 상태: 계속사업자/);

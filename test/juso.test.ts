@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startFakeJuso, type FakeJuso } from '../src/addresses/fake-juso-server.ts';
-import { roadAddressOf, SANDBOX_FIXTURES, sandboxWorld } from '../src/addresses/sandbox-data.ts';
+import { SANDBOX_FIXTURES, sandboxWorld } from '../src/addresses/sandbox-data.ts';
+import { roadAddressOf } from '../src/domain/address/official-form.ts';
 import { SANDBOX_FIXED } from '../src/registry/sandbox.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { describeEachStore } from './helpers/stores.ts';

@@ -6,7 +6,7 @@ import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import iconv from 'iconv-lite';
 import type { DirectoryEntry } from '../domain/address/types.ts';
-import { roadAddressOf } from './address-db-import.ts';
+import { roadAddressOf } from '../domain/address/official-form.ts';
 import { seededRandom } from '../domain/seeded-random.ts';
 
 /** Columns the DirectoryEntry does not carry; the generator makes plausible ones up. */
@@ -107,7 +107,7 @@ export function* generateEntries(count: number, opts: GenerateOptions = {}): Gen
         jibunSub: random() < 0.5 ? 0 : int(1, 60),
         buildingName: random() < 0.25 ? `${word(2)}${pick(BUILDING_WORDS)}` : '',
         // the file has no such column: this is what the import derives from the others
-        roadAddress: roadAddressOf(area.sido, sigungu, roadName, underground, main, buildingSub),
+        roadAddress: roadAddressOf({ sido: area.sido, sigungu, eupmyeondong, roadName, underground, buildingMain: main, buildingSub }),
       };
     }
   }

@@ -15,7 +15,7 @@ const T = { timeout: 60_000 };
 const SPECIAL: DirectoryEntry = {
   buildingId: '4183025021101230004000099', zipcode: '12554', sido: '경기도', sigungu: '양평군', eupmyeondong: '양평읍', ri: '양근리',
   roadName: '양평시장길', underground: true, buildingMain: 12, buildingSub: 3, jibunMountain: true, jibunMain: 45, jibunSub: 6,
-  buildingName: '양평물맑은시장', roadAddress: '경기도 양평군 양평시장길 지하 12-3',
+  buildingName: '양평물맑은시장', roadAddress: '경기도 양평군 양평읍 양평시장길 지하 12-3',
 };
 const SEJONG: DirectoryEntry = {
   buildingId: '3611011000100010000000077', zipcode: '30103', sido: '세종특별자치시', sigungu: '', eupmyeondong: '어진동', ri: '',

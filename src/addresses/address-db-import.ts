@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import iconv from 'iconv-lite';
 import type { DirectoryEntry } from '../domain/address/types.ts';
+import { roadAddressOf } from '../domain/address/official-form.ts';
 import { ADDRESS_BATCH_SIZE, type AddressStore } from '../store/address-store.ts';
 
 /** Columns per line, in this order (no header, '|'-separated). */
@@ -67,15 +68,10 @@ export function parseAddressDbLine(line: string): DirectoryEntry | null {
     jibunMain: Number(jibunMain),
     jibunSub: Number(jibunSub),
     buildingName: col(22),
-    roadAddress: roadAddressOf(sido, sigungu, roadName, underground === '1', buildingMain, buildingSub),
+    roadAddress: roadAddressOf({ sido, sigungu, eupmyeondong: dong, roadName, underground: underground === '1', buildingMain, buildingSub }),
   };
 }
 
-/** "서울특별시 강남구 테헤란로 152", "… 세종대로 지하 2", "… 123-4". */
-export function roadAddressOf(sido: string, sigungu: string, roadName: string, underground: boolean, main: number, sub: number): string {
-  // 세종 has no 시군구: the empty part is left out rather than written as a double space
-  return [sido, sigungu, `${roadName}${underground ? ' 지하' : ''}`, `${main}${sub ? `-${sub}` : ''}`].filter((p) => p !== '').join(' ');
-}
 
 /** The *.txt files of DIR, in name order so progress is reproducible. */
 async function addressFiles(dir: string): Promise<string[]> {

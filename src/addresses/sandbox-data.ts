@@ -5,6 +5,7 @@
 // clock), once per process.
 
 import { SIDOS } from '../domain/address/regions.ts';
+import { roadAddressOf } from '../domain/address/official-form.ts';
 import type { DirectoryEntry } from '../domain/address/types.ts';
 
 /** Road names used everywhere, so the same name exists in many 시/군/구 (as 중앙로 does in Korea). */
@@ -118,10 +119,6 @@ function choose(list: readonly string[], count: number, seed: string): string[] 
   return [...new Set(list)].map((x) => [fnv(`${seed}|${x}`), x] as const).toSorted((a, b) => a[0] - b[0]).slice(0, count).map(([, x]) => x);
 }
 
-export function roadAddressOf(e: Omit<DirectoryEntry, 'buildingId' | 'roadAddress'>): string {
-  const number = `${e.underground ? '지하 ' : ''}${e.buildingMain}${e.buildingSub ? `-${e.buildingSub}` : ''}`;
-  return [e.sido, e.sigungu, e.roadName, number].filter((x) => x !== '').join(' ');
-}
 
 interface Place {
   sido: string;
@@ -199,14 +196,14 @@ function build(): SandboxWorld {
         if (fixtures.has(`${seed}|${road}|${underground}|${main}|${sub}`)) return;
       }
       lots.set(lotDong, lot);
-      const number = (underground ? '지하 ' : '') + (sub ? `${main}-${sub}` : String(main));
       const e: DirectoryEntry = {
         buildingId: idOf(p.index), zipcode: zipOf(zr, main), sido: p.sido, sigungu: p.sigungu,
         eupmyeondong: dong, ri, roadName: road, underground, buildingMain: main, buildingSub: sub,
         jibunMountain: false, jibunMain: lot, jibunSub: g % 10 === 0 ? 1 + ((g >>> 4) % 4) : 0,
         buildingName: g % 100 < 15 ? NAME_STEMS[(g >>> 8) % NAME_STEMS.length]! + NAME_KINDS[(g >>> 16) % NAME_KINDS.length]! : '',
-        roadAddress: p.sigungu ? `${p.sido} ${p.sigungu} ${road} ${number}` : `${p.sido} ${road} ${number}`,
+        roadAddress: '',
       };
+      e.roadAddress = roadAddressOf(e);
       entries.push(e);
     };
 

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import { parseAddress } from '../domain/address/parse.ts';
 import { SIDOS } from '../domain/address/regions.ts';
-import { lotNumber, roadAddressOf, SANDBOX_FIXTURES, sandboxWorld } from './sandbox-data.ts';
+import { lotNumber, SANDBOX_FIXTURES, sandboxWorld } from './sandbox-data.ts';
+import { roadAddressOf } from '../domain/address/official-form.ts';
 import { SandboxDirectory } from './sandbox-directory.ts';
 
 const ZIP_PREFIX: Record<string, [number, number]> = {

@@ -46,6 +46,10 @@ export interface AddressReport {
   missing_unit: boolean;
   zip_mismatch: boolean;
   outdated_zip: boolean;
+  /** the matched building's 25-digit 건물관리번호, its lot address and its 참고항목; null without a match */
+  building_id: string | null;
+  jibun_address: string | null;
+  reference: string | null;
 }
 
 export interface Verification {

@@ -1,6 +1,7 @@
 // Where the local address directory lives: a table of buildings imported from the official
 // 도로명주소 DB files. One implementation for both engines passes address-store.test.ts. Every finder returns at most `limit` rows, best first.
 import type { DirectoryEntry } from '../domain/address/types.ts';
+import { roadAddressOf } from '../domain/address/official-form.ts';
 import { bool, num } from './rows.ts';
 import { OverSql } from './sql.ts';
 
@@ -27,8 +28,12 @@ export const ADDRESS_COLUMNS =
   'building_id, zipcode, sido, sigungu, eupmyeondong, ri, road_name, underground, building_main, building_sub, ' +
   'mountain, jibun_main, jibun_sub, building_name, road_address';
 
+/**
+ * A row as an entry. The road address is rebuilt from the row's parts rather than read from
+ * `road_address`, so rows imported before the 읍/면 went into it read in today's official form.
+ */
 export function addressRowToEntry(r: Record<string, unknown>): DirectoryEntry {
-  return {
+  const e: DirectoryEntry = {
     buildingId: String(r.building_id),
     zipcode: String(r.zipcode),
     sido: String(r.sido),
@@ -43,8 +48,10 @@ export function addressRowToEntry(r: Record<string, unknown>): DirectoryEntry {
     jibunMain: Number(r.jibun_main),
     jibunSub: Number(r.jibun_sub),
     buildingName: String(r.building_name),
-    roadAddress: String(r.road_address),
+    roadAddress: '',
   };
+  e.roadAddress = roadAddressOf(e);
+  return e;
 }
 
 const UPDATE_CHANGED = `ON CONFLICT (building_id) DO UPDATE SET zipcode = excluded.zipcode, sido = excluded.sido, sigungu = excluded.sigungu,

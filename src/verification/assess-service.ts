@@ -2,6 +2,7 @@
 // account's own recorded outcomes, what the name says, and the current model. Pure parts live in
 // src/domain; this module only gathers their inputs.
 import type { AddressMatch, ParsedAddress } from '../domain/address/types.ts';
+import { jibunAddressOf, referenceOf } from '../domain/address/official-form.ts';
 import type { Locale } from '../domain/locale.ts';
 import { featurize } from '../domain/model/features.ts';
 import { assess, reasonsOf } from '../domain/model/score.ts';
@@ -110,9 +111,15 @@ export class AssessService {
             missing_unit: match.missingUnit,
             zip_mismatch: match.zipMismatch,
             outdated_zip: match.outdatedZip,
+            building_id: match.entry?.buildingId ?? null,
+            jibun_address: match.entry ? jibunAddressOf(match.entry) : null,
+            reference: match.entry ? referenceOf(match.entry) : null,
           }
         : unavailable
-          ? { quality: 'unavailable', changes: [], candidates: 0, missing_building_number: false, missing_unit: false, zip_mismatch: false, outdated_zip: false }
+          ? {
+              quality: 'unavailable', changes: [], candidates: 0, missing_building_number: false, missing_unit: false, zip_mismatch: false, outdated_zip: false,
+              building_id: null, jibun_address: null, reference: null,
+            }
           : null,
       features,
       addressKey,

@@ -74,12 +74,29 @@ describe('importAddressDb input handling', () => {
     try {
       writeFileSync(path.join(dir, 'rnaddrkor_zip.txt'), Buffer.alloc(3 * 2 ** 20, 'x|'));
       const sink = { upsertEntries: async () => {} } as unknown as AddressStore;
-      const result = await importAddressDb(dir, sink);
-      assert.equal(result.rows, 0);
-      assert.ok(result.skipped > 0);
+      // skipped piecemeal, and then refused: nothing in it was a building
+      await assert.rejects(importAddressDb(dir, sink), /none of the \d+ lines .* is a building line/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  test('a folder of another product (주소DB 주소_*.txt, other columns) is refused with a clear error, not "imported 0 rows"', T, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
+    try {
+      // 주소DB lines: 도로명주소관리번호|법정동코드|시도명|… in another layout (fewer columns)
+      writeFileSync(path.join(dir, '주소_서울특별시.txt'), iconv.encode('11680101001073700000|1168010100|서울특별시|강남구|역삼동||0|737|0|116803122010|테헤란로|0|152|0|06236\n'.repeat(3), 'cp949'));
+      const sink = { upsertEntries: async () => {} } as unknown as AddressStore;
+      await assert.rejects(importAddressDb(dir, sink), /another product/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('lines with one more empty field at the end (some releases) are read', () => {
+    const line = addressDbLine(SPECIAL);
+    assert.deepEqual(parseAddressDbLine(`${line}|`), parseAddressDbLine(line));
+    assert.equal(parseAddressDbLine(`${line}|x`), null, 'a 25th field with something in it is not that');
   });
 
   test('a failing store fails the import, and reading stops', T, async () => {

@@ -44,6 +44,8 @@ export function parseAddressDbLine(line: string): DirectoryEntry | null {
   // yields some), whose names would otherwise be stored as mojibake
   if (line.includes('\uFFFD')) return null;
   const c = line.split('|');
+  // some releases end every line with one more '|' (an empty 25th field)
+  if (c.length === ADDRESS_DB_COLUMNS.length + 1 && c.at(-1)!.trim() === '') c.pop();
   if (c.length !== ADDRESS_DB_COLUMNS.length) return null;
   const col = (i: number): string => (c[i] ?? '').trim();
   const [buildingId, sido, sigungu, dong, ri, mountain] = [col(0), col(2), col(3), col(4), col(5), col(6)];
@@ -147,5 +149,10 @@ export async function importAddressDb(dir: string, sink: AddressStore, opts: Imp
   await flush();
   await writing;
   if ('error' in failure) throw failure.error;
+  // lines but no building among them: another product (주소DB's 주소_*.txt, 지번 files) or a
+  // damaged download, which must not pass for an imported directory
+  if (rows === 0 && skipped > 0) {
+    throw new Error(`none of the ${skipped} lines in ${dir} is a building line of the 도로명주소 한글 files (24 '|'-separated columns, rnaddrkor_*.txt); was another product downloaded?`);
+  }
   return { files: files.length, rows, skipped };
 }

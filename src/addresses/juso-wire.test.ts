@@ -172,6 +172,7 @@ describe('keywords', () => {
     assert.equal(url.searchParams.get('currentPage'), '1');
     assert.equal(url.searchParams.get('countPerPage'), '100');
     assert.equal(url.searchParams.get('resultType'), 'json');
+    assert.equal(url.searchParams.get('hstryYn'), 'Y', 'old addresses (renamed roads) are searched too');
     assert.match(jusoSearchUrl('http://h', 'k%2By', 'ab', 10), /confmKey=k%2By&/);
   });
 });

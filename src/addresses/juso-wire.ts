@@ -61,7 +61,8 @@ export function jusoSearchUrl(baseUrl: string, confmKey: string, keyword: string
   const count = Math.min(Math.max(1, Math.trunc(countPerPage)), JUSO_MAX_PER_PAGE);
   return (
     `${baseUrl.replace(/\/+$/, '')}${JUSO_SEARCH_PATH}?confmKey=${encodeKey(confmKey)}` +
-    `&keyword=${encodeURIComponent(keyword)}&currentPage=1&countPerPage=${count}&resultType=json`
+    // hstryYn=Y: addresses changed since (a renamed road, a renumbered building) still find their building
+    `&keyword=${encodeURIComponent(keyword)}&currentPage=1&countPerPage=${count}&resultType=json&hstryYn=Y`
   );
 }
 

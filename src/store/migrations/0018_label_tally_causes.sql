@@ -4,10 +4,18 @@
 ALTER TABLE label_tallies ADD COLUMN /*[postgres] IF NOT EXISTS*/ gone integer NOT NULL DEFAULT 0 CHECK (gone >= 0);
 ALTER TABLE label_tallies ADD COLUMN /*[postgres] IF NOT EXISTS*/ absent integer NOT NULL DEFAULT 0 CHECK (absent >= 0);
 
+-- Labels carry a cause only since 0015: one statement per kind, each counting through the index
+-- on (account_id, b_no) or (account_id, address_key), and only for tallies that have such a label.
 UPDATE label_tallies SET
-  gone = (SELECT count(*) FROM labels l WHERE l.account_id = label_tallies.account_id AND l.bounced
-           AND l.cause IN ('moved', 'unknown_recipient', 'closed', 'deceased')
-           AND ((label_tallies.kind = 'b_no' AND l.b_no = label_tallies.value) OR (label_tallies.kind = 'address' AND l.address_key = label_tallies.value))),
-  absent = (SELECT count(*) FROM labels l WHERE l.account_id = label_tallies.account_id AND l.bounced
-           AND l.cause IN ('nobody_home', 'refused')
-           AND ((label_tallies.kind = 'b_no' AND l.b_no = label_tallies.value) OR (label_tallies.kind = 'address' AND l.address_key = label_tallies.value)));
+  gone = (SELECT count(*) FROM labels l WHERE l.account_id = label_tallies.account_id AND l.b_no = label_tallies.value
+           AND l.bounced AND l.cause IN ('moved', 'unknown_recipient', 'closed', 'deceased')),
+  absent = (SELECT count(*) FROM labels l WHERE l.account_id = label_tallies.account_id AND l.b_no = label_tallies.value
+           AND l.bounced AND l.cause IN ('nobody_home', 'refused'))
+WHERE kind = 'b_no' AND EXISTS (SELECT 1 FROM labels l WHERE l.account_id = label_tallies.account_id AND l.b_no = label_tallies.value AND l.cause IS NOT NULL);
+
+UPDATE label_tallies SET
+  gone = (SELECT count(*) FROM labels l WHERE l.account_id = label_tallies.account_id AND l.address_key = label_tallies.value
+           AND l.bounced AND l.cause IN ('moved', 'unknown_recipient', 'closed', 'deceased')),
+  absent = (SELECT count(*) FROM labels l WHERE l.account_id = label_tallies.account_id AND l.address_key = label_tallies.value
+           AND l.bounced AND l.cause IN ('nobody_home', 'refused'))
+WHERE kind = 'address' AND EXISTS (SELECT 1 FROM labels l WHERE l.account_id = label_tallies.account_id AND l.address_key = label_tallies.value AND l.cause IS NOT NULL);

@@ -115,11 +115,12 @@ export class BatchService {
     const reject = (item: LabelItem, code: LabelRejection['code'], detail: string) => rejected.push({ at: item.at, rowId: item.rowId, bno: item.bno, code, detail });
     const ready: { item: LabelItem; bounced: boolean; cause: ReturnCause | null }[] = [];
     for (const item of items) {
+      const named = causeOf(item.reason);
       // any reason but a delivery is why the mail came back, even one we have no cause for (기타)
-      const bounced = item.bounced ?? (causeOf(item.reason) === null ? bouncedOf(item.reason) : true) ?? defaultBounced;
+      const bounced = item.bounced ?? (named === null ? bouncedOf(item.reason) : true) ?? defaultBounced;
       if (item.rowId === null && item.bno === null) reject(item, 'no_row', 'give row_id or b_no');
       else if (bounced === null) reject(item, 'no_outcome', 'give bounced, a 반송 사유 as reason, or the outcome for the whole request');
-      else ready.push({ item, bounced, cause: bounced ? causeOf(item.reason) : null });
+      else ready.push({ item, bounced, cause: bounced ? named : null });
     }
     const byRow = await this.#facts.ofRows(job.id, ready.flatMap((r) => (r.item.rowId === null ? [] : [r.item.rowId])));
     const byNumber = await this.#facts.ofNumbers(job.id, new Set(ready.flatMap((r) => (r.item.rowId === null && r.item.bno !== null ? [r.item.bno] : []))));

@@ -155,7 +155,6 @@ export function chunkText(rows: readonly BatchRowInput[], columns: readonly stri
   return { firstRow: rows[0]!.rowId, lastRow: rows.at(-1)!.rowId, rows: encodeRows(rows, columns), lookups: encodeLookups(rows) };
 }
 
-
 /** What a label records of its row (see job-labels.ts). */
 export interface RowFacts {
   rowId: number;
@@ -171,14 +170,14 @@ export interface RowFacts {
 /** A scored row's facts as kept: [row_id, the number as labels key it, address_key, model_version, features]. */
 type EncodedFacts = [number, string, string | null, string | null, Record<string, number> | null][];
 
+/** The model version a scored row's result names, or null. */
+const versionOf = (s: ScoredRow): string | null => (typeof s.result.model_version === 'string' ? s.result.model_version : null);
+
 /** What labels need of a chunk's scored rows, as JSON text; null when none was scored. */
 export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null {
   if ('encoded' in o || o.scored.size === 0) return null;
   const out: EncodedFacts = [];
-  for (const [rowId, s] of o.scored) {
-    const { model_version: version, b_no: bno } = s.result;
-    out.push([rowId, typeof bno === 'string' ? bno : '', s.addressKey, typeof version === 'string' ? version : null, s.features]);
-  }
+  for (const [rowId, s] of o.scored) out.push([rowId, typeof s.result.b_no === 'string' ? s.result.b_no : '', s.addressKey, versionOf(s), s.features]);
   // in row order, as rows are
   return JSON.stringify(out.toSorted((a, b) => a[0] - b[0]));
 }
@@ -191,20 +190,15 @@ export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null 
  */
 export function rowFactsOf(c: StoredChunkText): RowFacts[] {
   const processed = c.processed ?? c.output != null;
-  if (c.facts != null) {
-    const facts = json<EncodedFacts>(c.facts);
-    if (facts.length === c.lastRow - c.firstRow + 1) {
-      return facts.map(([rowId, bno, addressKey, modelVersion, features]) => ({ rowId, bno, processed, addressKey, modelVersion, features: features ?? {} }));
-    }
+  const facts = c.facts == null ? null : json<EncodedFacts>(c.facts);
+  if (facts && facts.length === c.lastRow - c.firstRow + 1) {
+    return facts.map(([rowId, bno, addressKey, modelVersion, features]) => ({ rowId, bno, processed, addressKey, modelVersion, features: features ?? {} }));
   }
   const scored = new Map<number, Omit<RowFacts, 'rowId' | 'bno' | 'processed'>>();
-  if (c.facts != null) {
-    for (const [rowId, , addressKey, modelVersion, features] of json<EncodedFacts>(c.facts)) scored.set(rowId, { addressKey, modelVersion, features: features ?? {} });
+  if (facts) {
+    for (const [rowId, , addressKey, modelVersion, features] of facts) scored.set(rowId, { addressKey, modelVersion, features: features ?? {} });
   } else if (c.output != null) {
-    for (const [rowId, s] of json<{ scored: [number, ScoredRow][] }>(c.output).scored) {
-      const version = s.result.model_version;
-      scored.set(rowId, { addressKey: s.addressKey, modelVersion: typeof version === 'string' ? version : null, features: s.features ?? {} });
-    }
+    for (const [rowId, s] of json<{ scored: [number, ScoredRow][] }>(c.output).scored) scored.set(rowId, { addressKey: s.addressKey, modelVersion: versionOf(s), features: s.features ?? {} });
   }
   return json<EncodedRow[]>(c.rows).map(([rowId, bnoRaw, bno]) => ({
     rowId, bno: bno ?? bnoRaw, processed, ...(scored.get(rowId) ?? { addressKey: null, features: {}, modelVersion: null }),

@@ -1,8 +1,7 @@
 // The model every assessment uses: the newest fitted global model in the store (any process may
 // have fitted it), else the built-in prior; plus each account's adjustment. Both are read
 // from the store at most once a minute per process, so scoring never waits on a query for them.
-import type { ModelParams } from '../domain/model/types.ts';
-import type { AccountAdjustment } from '../domain/model/fit.ts';
+import type { AccountAdjustment, ModelParams } from '../domain/model/types.ts';
 import { PRIOR_MODEL } from '../domain/model/prior.ts';
 import type { Store } from '../store/store.ts';
 

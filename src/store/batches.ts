@@ -252,15 +252,14 @@ export class BatchStore extends OverSql {
   }
 
   /** Each chunk's number and first and last row, in file order (a row per chunk, no chunk text). */
-  async chunkSpans(jobId: string): Promise<{ chunkNo: number; firstRow: number; lastRow: number }[]> {
-    const rows = await this.sql.all('SELECT chunk_no, first_row, last_row FROM batch_chunk_rows WHERE job_id = ? ORDER BY last_row', [jobId]);
-    return rows.map((r) => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) }));
+  async chunkSpans(jobId: string): Promise<ChunkSpan[]> {
+    return (await this.sql.all('SELECT chunk_no, first_row, last_row FROM batch_chunk_rows WHERE job_id = ? ORDER BY last_row', [jobId])).map(spanOf);
   }
 
   /** The chunk holding `rowId`, if any, without its text. */
-  async chunkSpanOf(jobId: string, rowId: number): Promise<{ chunkNo: number; firstRow: number; lastRow: number } | null> {
+  async chunkSpanOf(jobId: string, rowId: number): Promise<ChunkSpan | null> {
     const r = await this.sql.get('SELECT chunk_no, first_row, last_row FROM batch_chunk_rows WHERE job_id = ? AND last_row >= ? ORDER BY last_row LIMIT 1', [jobId, rowId]);
-    return r && Number(r.first_row) <= rowId ? { chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) } : null;
+    return r && Number(r.first_row) <= rowId ? spanOf(r) : null;
   }
 
   /**
@@ -277,9 +276,7 @@ export class BatchStore extends OverSql {
         WHERE r.job_id = ? AND r.chunk_no IN (${chunkNos.map(() => '?').join(', ')})`,
       [jobId, ...chunkNos],
     );
-    return rows.map((r) => ({
-      chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), rows: r.rows, output: r.output, columns: r.columns, facts: r.facts, processed: Number(r.processed) === 1,
-    }));
+    return rows.map((r) => ({ ...spanOf(r), rows: r.rows, output: r.output, columns: r.columns, facts: r.facts, processed: Number(r.processed) === 1 }));
   }
 
   /** Chunks in file order whose rows come after `afterRowId`, at most `limit` chunks. */
@@ -291,9 +288,17 @@ export class BatchStore extends OverSql {
         WHERE r.job_id = ? AND r.last_row > ? ORDER BY r.last_row LIMIT ?`,
       [jobId, afterRowId, limit],
     );
-    return rows.map((r) => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row), rows: r.rows, output: r.output, columns: r.columns }));
+    return rows.map((r) => ({ ...spanOf(r), rows: r.rows, output: r.output, columns: r.columns }));
   }
 }
+
+interface ChunkSpan {
+  chunkNo: number;
+  firstRow: number;
+  lastRow: number;
+}
+
+const spanOf = (r: Record<string, unknown>): ChunkSpan => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) });
 
 /** cachedGroups' marker row: the chunk has lookups */
 const isMarker = (row: unknown[]): boolean => Number(row[4]) === -1;

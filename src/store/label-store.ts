@@ -25,8 +25,8 @@ export class LabelStore extends OverSql {
       // shares the account; many hold the account (a lock per row of thousands would cost more
       // than the writes), so their tallies can be written in any order without a deadlock.
       const account = `labels:${first.accountId}`;
-      const alone = labels.length > 1;
-      if (alone) await t.lock(account);
+      const exclusive = labels.length > 1;
+      if (exclusive) await t.lock(account);
       else {
         await t.lock(account, 'shared');
         await t.lock(`${account}:${first.jobId}:${first.rowId}`);
@@ -52,7 +52,7 @@ export class LabelStore extends OverSql {
         );
         for (const l of part) tallies.add(l.bno, l.addressKey, l.bounced, l.cause, 1);
       }
-      await tallies.write(t, first.accountId, alone);
+      await tallies.write(t, first.accountId, exclusive);
       return { replaced };
     });
   }
@@ -121,11 +121,11 @@ class Tallies {
   }
 
   /**
-   * Writes the changes. `alone`: no other transaction changes the account's tallies meanwhile, so
+   * Writes the changes. `exclusive`: no other transaction changes the account's tallies meanwhile, so
    * the changes go in a few statements; otherwise they go one key at a time in key order, so that
    * two transactions changing the same tallies take their row locks in the same order.
    */
-  async write(t: Sql, accountId: string, alone: boolean): Promise<void> {
+  async write(t: Sql, accountId: string, exclusive: boolean): Promise<void> {
     const grow: Delta[] = [];
     const shrink: Delta[] = [];
     for (const key of [...this.#d.keys()].toSorted()) {
@@ -134,7 +134,7 @@ class Tallies {
       // a taking-back updates the row its outcome was added to (an insert of −1 would fail its CHECK before the conflict is seen)
       const list = d.bounced >= 0 && d.delivered >= 0 && d.gone >= 0 && d.absent >= 0 ? grow : shrink;
       list.push(d);
-      if (!alone) await (list === grow ? insert : update)(t, accountId, list.splice(0));
+      if (!exclusive) await (list === grow ? insert : update)(t, accountId, list.splice(0));
     }
     for (let i = 0; i < shrink.length; i += BATCH) await update(t, accountId, shrink.slice(i, i + BATCH));
     for (let i = 0; i < grow.length; i += BATCH) await insert(t, accountId, grow.slice(i, i + BATCH));

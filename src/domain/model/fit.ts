@@ -5,7 +5,7 @@
 // log-posterior, which is strictly concave, so it converges to the one optimum.
 import { sigmoid, weightOf } from './score.ts';
 import { pairParts } from './pairs.ts';
-import type { ModelParams } from './types.ts';
+import type { AccountAdjustment, ModelParams } from './types.ts';
 
 export interface Example {
   features: ReadonlyMap<string, number>;
@@ -236,13 +236,6 @@ export function fitGlobal(base: ModelParams, examples: readonly Example[], opts:
  * twenty to forty labels with the feature; at 3 %, over a hundred.
  */
 export const DEFAULT_ACCOUNT_FEATURE_PRECISION = 4;
-
-/** An account's own adjustment of a model: a shift of its intercept and of feature weights. */
-export interface AccountAdjustment {
-  offset: number;
-  /** added to the model's weights for this account's mailings only; absent features 0 */
-  weights: Record<string, number>;
-}
 
 /**
  * An account's adjustment of `model`, fitted on its own labels alone with the model's score as a

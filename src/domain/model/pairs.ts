@@ -23,9 +23,11 @@ export function withPairs(pairs: readonly (readonly [string, string])[] | undefi
   for (const [a, b] of pairs) {
     const va = features.get(a);
     const vb = features.get(b);
-    if (va === undefined || vb === undefined) continue;
+    const name = pairName(a, b);
+    // already expanded (assess expands once and scores with the result): nothing to copy
+    if (va === undefined || vb === undefined || features.has(name)) continue;
     out ??= new Map(features);
-    out.set(pairName(a, b), va * vb);
+    out.set(name, va * vb);
   }
   return out ?? features;
 }

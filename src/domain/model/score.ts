@@ -6,7 +6,7 @@ import { formatReason } from '../verification.ts';
 import { ACCOUNT_LABEL, accountText, BASELINE_LABEL, baselineText, textOf } from './feature-text.ts';
 import { featurize } from './features.ts';
 import { actionOf, gradeOf } from './grades.ts';
-import type { Assessment, AssessmentInput, Contribution, ModelParams } from './types.ts';
+import type { AccountAdjustment, Assessment, AssessmentInput, Contribution, ModelParams } from './types.ts';
 import { sigmoid } from './logistic.ts';
 import { withPairs } from './pairs.ts';
 
@@ -55,7 +55,7 @@ function byImpact(a: Contribution, b: Contribution): number {
  * `opts.account`: the account's own adjustment (fit.ts), shown as one contribution, its shift of
  * the baseline plus its shifts of the weights of this mailing's features.
  */
-export function assess(model: ModelParams, input: AssessmentInput, opts: { account?: AccountShift | null } = {}): Assessment {
+export function assess(model: ModelParams, input: AssessmentInput, opts: { account?: AccountAdjustment | null } = {}): Assessment {
   const features = withPairs(model.pairs, featurize(input));
   const s = score(model, features);
   const contributions: Contribution[] = s.contributions.map((c) => ({
@@ -81,14 +81,8 @@ export function assess(model: ModelParams, input: AssessmentInput, opts: { accou
   };
 }
 
-/** An account's adjustment of the model (fit.ts's AccountAdjustment). */
-export interface AccountShift {
-  offset: number;
-  weights: Readonly<Record<string, number>>;
-}
-
 /** The account's part of a mailing's logit: its intercept shift and its shifts of the mailing's features. */
-export function accountShift(a: AccountShift | null | undefined, features: ReadonlyMap<string, number>): number {
+export function accountShift(a: AccountAdjustment | null | undefined, features: ReadonlyMap<string, number>): number {
   if (!a) return 0;
   let z = Number.isFinite(a.offset) ? a.offset : 0;
   for (const [feature, value] of features) {

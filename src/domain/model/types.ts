@@ -49,6 +49,13 @@ export interface ModelParams {
   createdAt: string;
 }
 
+/** An account's own adjustment of a model (fit.ts's fitAccountAdjustment): a shift of its intercept and of feature weights. */
+export interface AccountAdjustment {
+  offset: number;
+  /** added to the model's weights for this account's mailings only; absent features 0 */
+  weights: Record<string, number>;
+}
+
 export interface Contribution {
   /** short label used in reasons, e.g. closed, address_corrected */
   label: string;

@@ -112,6 +112,17 @@ describeEachStore('POST /batch/{job_id}/labels', (kind) => {
     assert.equal(t.bounced + t.delivered, 6, 'one tally per label, however often relabelled');
   });
 
+  test('a returned-mail file with a raw NUL or other control bytes is refused as not text, and nothing is recorded', async () => {
+    const held = await srv.store.labels.counts(accountId, fixed('unregistered'), null);
+    for (const c of ['\u0000', '\u0007']) {
+      const res = await upload(srv.url, key, { name: 'ctl.csv', body: `사업자번호,반송사유\n${fixed('unregistered')},이사${c}불명\n`, type: 'text/csv' }, `/${job}/labels`);
+      assert.equal(res.status, 400, JSON.stringify(res.body));
+      assert.equal(res.body.file_error, 'unreadable');
+      assert.match(String(res.headers.get('content-type')), /application\/problem\+json/);
+    }
+    assert.deepEqual(await srv.store.labels.counts(accountId, fixed('unregistered'), null), held);
+  });
+
   test('another account’s job is 404 whatever the body; malformed requests get a problem', async () => {
     const other = await srv.account('business');
     const res = await post([{ row_id: 1, bounced: true }], '', other.apiKey);

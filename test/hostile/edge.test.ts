@@ -36,6 +36,8 @@ describeEachStore('hostile bytes at the edge', (kind) => {
       ['/watch', 'name', { biz_no: active, name: '한빛\u0000상사' }],
       ['/watch', 'address', { biz_no: active, address: '서울\u007f' }],
       ['/webhook', 'url', { url: 'https://example.com/\u0000' }],
+      ['/batch/job_none/labels', 'reason', [{ row_id: 1, reason: '이사\u0000불명' }]],
+      ['/batch/job_none/labels', 'b_no', { labels: [{ b_no: `${active}\u0000`, bounced: true }] }],
     ];
     for (const [path, what, body] of bodies) problem(await call(srv.url, path === '/webhook' ? 'PUT' : 'POST', path, { key, body }), 400, `${path} ${what}`);
     assert.equal(await used(), usedBefore, 'nothing charged');

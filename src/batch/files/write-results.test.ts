@@ -133,18 +133,29 @@ test('JSON: an array of objects with the given columns, and NDJSON', T, async ()
 });
 
 /** A client reading 1 KB at a time; records the most the writer ever left waiting in it. */
+/**
+ * A client that takes nothing until released, then a chunk per tick: whether the writer waits for
+ * it does not depend on how fast the machine is (a client that is merely slow can be outrun).
+ */
 function slowClient() {
   let peak = 0;
   let total = 0;
+  let held: (() => void)[] | null = [];
   const out = new Writable({
     highWaterMark: 1024,
     write(chunk: Buffer, _e, cb) {
       total += chunk.length;
-      setImmediate(cb);
+      if (held) held.push(cb);
+      else setImmediate(cb);
     },
   });
   const watch = setInterval(() => (peak = Math.max(peak, out.writableLength)), 0);
-  return { out, peak: () => peak, total: () => total, stop: () => clearInterval(watch) };
+  const release = () => {
+    const waiting = held ?? [];
+    held = null;
+    for (const cb of waiting) setImmediate(cb);
+  };
+  return { out, peak: () => peak, total: () => total, release, stop: () => clearInterval(watch) };
 }
 
 function* many(n: number): Generator<ResultRow> {
@@ -162,11 +173,16 @@ test('writers wait for a slow client instead of buffering the whole download', T
       }
     })();
     const done = write(source, COLUMNS, client.out);
-    await new Promise((r) => setTimeout(r, 100));
-    // early on, the writer has pulled only what fits in its buffers, not all 30,000 rows
-    assert.ok(pulled < 30_000, `${write.name} pulled ${pulled} rows at once`);
-    await done;
-    client.stop();
+    try {
+      await new Promise((r) => setTimeout(r, 100));
+      // while the client takes nothing, the writer has pulled only what fits in its buffers
+      assert.ok(pulled < 30_000, `${write.name} pulled ${pulled} rows at once`);
+      client.release();
+      await done;
+    } finally {
+      client.release();
+      client.stop();
+    }
     assert.equal(pulled, 30_000);
     assert.ok(client.peak() < 1024 * 1024, `${write.name} left ${client.peak()} bytes waiting`);
   }

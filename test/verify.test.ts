@@ -44,6 +44,30 @@ describeEachStore('POST /verify', (kind) => {
     assert.match(res.body.reasons[0], /폐업/);
   });
 
+  test('a branch number closed on conversion to unit VAT filing is converted, not closed, and not do_not_send', async () => {
+    const bno = SANDBOX_FIXED.find((f) => f.utcc)!.bno;
+    const res = await verify({ b_no: bno, name: '(주)한빛상사 부산지점', address: '부산광역시 해운대구 센텀중앙로 79' });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.biz_status, 'converted');
+    assert.equal(res.body.closed_on, null);
+    assert.equal(res.body.nts.utcc_yn, 'Y');
+    assert.equal(res.body.nts.b_stt_cd, '03');
+    assert.equal(res.body.nts.end_dt, '20250701');
+    assert.notEqual(res.body.action, 'do_not_send');
+    assert.ok(res.body.reasons.some((r: string) => r.startsWith('[converted ')), res.body.reasons.join('\n'));
+    assert.ok(!res.body.reasons.some((r: string) => r.startsWith('[closed')), res.body.reasons.join('\n'));
+  });
+
+  test('nts is the record as NTS sent it, with every field', async () => {
+    const res = await verify({ b_no: fixed('closed') });
+    assert.deepEqual(Object.keys(res.body.nts).toSorted(), [
+      'b_no', 'b_stt', 'b_stt_cd', 'end_dt', 'invoice_apply_dt', 'rbf_tax_type', 'rbf_tax_type_cd', 'tax_type', 'tax_type_cd',
+      'tax_type_change_dt', 'utcc_yn',
+    ]);
+    assert.match(res.body.nts.end_dt, /^\d{8}$/);
+    assert.equal(res.body.nts.rbf_tax_type_cd, '99');
+  });
+
   test('the second lookup of a number is answered from the cache and still charged', async () => {
     const bno = fixed('active');
     await verify({ b_no: bno });

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { rateLimitHeaders } from '../accounts/quota.ts';
 import { localeFrom } from '../domain/locale.ts';
+import { BIZ_STATUSES } from '../domain/verification.ts';
 import type { VerifyService } from '../verification/verify-service.ts';
 import { requireAccount } from './auth.ts';
 import { problemResponses, Problem } from './schemas.ts';
@@ -19,20 +20,26 @@ export const VerifyRequest = Type.Object(
   { additionalProperties: false },
 );
 
-const NtsDetail = Type.Object({
-  b_stt: Type.String({ description: 'NTS status text (계속사업자, 휴업자, 폐업자, or empty)' }),
-  b_stt_cd: Type.String({ description: '01 active, 02 suspended, 03 closed, empty when not registered' }),
-  tax_type: Type.String(),
-  tax_type_cd: Type.String(),
-  end_dt: Nullable(Type.String(), 'closure date, YYYY-MM-DD'),
-  utcc_yn: Type.String(),
-  tax_type_change_dt: Nullable(Type.String(), 'YYYY-MM-DD'),
-  invoice_apply_dt: Nullable(Type.String(), 'YYYY-MM-DD'),
-});
+const NtsDetail = Type.Object(
+  {
+    b_no: Type.String(),
+    b_stt: Type.String({ description: 'NTS status text (계속사업자, 휴업자, 폐업자, or empty)' }),
+    b_stt_cd: Type.String({ description: '01 active, 02 suspended, 03 closed, empty when not registered' }),
+    tax_type: Type.String(),
+    tax_type_cd: Type.String({ description: '01 일반, 02 간이, 03 과세특례, 04 면세, 05/06 고유번호 단체, 07 간이 (세금계산서 발급)' }),
+    end_dt: Type.String({ description: 'closure date YYYYMMDD, empty when none' }),
+    utcc_yn: Type.String({ description: 'Y: the number closed on conversion to 사업자단위과세 (biz_status converted)' }),
+    tax_type_change_dt: Type.String({ description: 'YYYYMMDD, empty when none' }),
+    invoice_apply_dt: Type.String({ description: 'YYYYMMDD, empty when none' }),
+    rbf_tax_type: Type.String({ description: '직전 과세유형 text' }),
+    rbf_tax_type_cd: Type.String(),
+  },
+  { description: 'the NTS record exactly as NTS sent it' },
+);
 
 export const VerifyResult = Type.Object({
   b_no: Type.String(),
-  biz_status: Type.String({ description: 'active | suspended | closed | unregistered | invalid | unknown' }),
+  biz_status: Type.String({ enum: [...BIZ_STATUSES], description: 'converted: the number closed on conversion to 사업자단위과세; the business goes on' }),
   bounce_prob: Nullable(Type.Number({ minimum: 0, maximum: 1 }), 'bounce probability 0..1; null without name'),
   grade: Nullable(Type.String(), 'A (safest) to E; null without name'),
   action: Nullable(Type.String(), 'send | send_fixed_address | confirm_address | hold | do_not_send; null without name'),
@@ -42,7 +49,7 @@ export const VerifyResult = Type.Object({
   entity_type: Type.String({ description: 'from digits 4–5: individual_taxable, individual_exempt, corporate_head, corporate_branch, foreign_corporate, nonprofit, other' }),
   closed_on: Nullable(Type.String(), 'closure date (YYYY-MM-DD) when closed'),
   tax_type: Nullable(Type.String(), 'NTS tax type text'),
-  nts: Type.Union([NtsDetail, Type.Null()], { description: 'the NTS record as received' }),
+  nts: Type.Union([NtsDetail, Type.Null()], { description: 'the NTS record exactly as received; null when there is none' }),
   checked_at: Nullable(Type.String(), 'when the status was obtained from the registry'),
   source: Nullable(Type.String(), 'nts | sandbox'),
   cached: Type.Boolean({ description: 'answered from the shared cache' }),

@@ -63,7 +63,7 @@ export function completionFromCache(groups: readonly CachedGroup[], ctx: CachedC
     const answer: DistinctAnswer = {
       record, source: g.source as StatusAnswer['source'], checkedAt: g.checkedAt, fromCache: true, stale: false,
     };
-    const status = statusFromNts(record.b_stt_cd);
+    const status = statusFromNts(record);
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + g.rows;
     looked += g.rows;
     hits += (JSON.parse(g.numbers) as unknown[]).length;

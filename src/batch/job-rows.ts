@@ -30,7 +30,7 @@ export function statusOf(row: BatchRowInput, answers: Answers): BizStatus {
   const bno = lookupNumber(row);
   if (bno === null) return 'invalid';
   const answer = answerOf(answers, bno);
-  return answer ? statusFromNts(answer.record.b_stt_cd) : 'unknown';
+  return answer ? statusFromNts(answer.record) : 'unknown';
 }
 
 export function rowOf(chunk: StoredChunk, row: BatchRowInput): BatchRow {

@@ -27,6 +27,7 @@ export type UpstreamFault =
   | 'rate_limited'
   | 'malformed'
   | 'rejected' // a 4xx or gateway error that retrying cannot fix (bad key, bad request)
+  | 'quota_exhausted' // the day's allowance of numbers is spent (ours or the gateway's): wait for the next day
   | 'circuit_open';
 
 /** The upstream could not answer. `retryable` says whether asking again later may help. */

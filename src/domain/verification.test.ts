@@ -12,17 +12,32 @@ const answer = (record: NtsRecord): StatusAnswer => ({ record, source: 'nts', ch
 const REASON = /^\[[a-z_]+ [+-]\d+\.\d{2}\] .+ \([a-z]+\)$/;
 
 test('NTS codes map to stable lowercase statuses', () => {
-  assert.equal(statusFromNts('01'), 'active');
-  assert.equal(statusFromNts('02'), 'suspended');
-  assert.equal(statusFromNts('03'), 'closed');
-  assert.equal(statusFromNts(''), 'unregistered');
+  assert.equal(statusFromNts({ b_stt_cd: '01', utcc_yn: 'N' }), 'active');
+  assert.equal(statusFromNts({ b_stt_cd: '02', utcc_yn: 'N' }), 'suspended');
+  assert.equal(statusFromNts({ b_stt_cd: '03', utcc_yn: 'N' }), 'closed');
+  assert.equal(statusFromNts({ b_stt_cd: '03', utcc_yn: '' }), 'closed');
+  assert.equal(statusFromNts({ b_stt_cd: '', utcc_yn: '' }), 'unregistered');
+});
+
+test('a number closed on conversion to unit VAT filing (utcc_yn Y) is converted, never closed', () => {
+  const v = buildVerification('1248100998', answer(rec({ b_stt: '폐업자', b_stt_cd: '03', end_dt: '20250701', utcc_yn: 'Y' })), { invalid: false, locale: 'ko' });
+  assert.equal(v.biz_status, 'converted');
+  assert.equal(v.closed_on, null);
+  assert.equal(v.nts?.end_dt, '20250701');
+  assert.equal(v.nts?.utcc_yn, 'Y');
+  assert.deepEqual(v.reasons, ['[converted +0.00] 국세청 상태: 사업자단위과세 전환으로 이 번호만 폐업 (사업은 본점 번호로 계속) (2025-07-01 전환) (nts)']);
+});
+
+test('nts is the record as NTS sent it, the refund-related fields included', () => {
+  const v = buildVerification('1248100998', answer(rec({ rbf_tax_type: '해당없음', rbf_tax_type_cd: '99', tax_type_change_dt: '20240101' })), { invalid: false, locale: 'ko' });
+  assert.deepEqual(v.nts, rec({ rbf_tax_type: '해당없음', rbf_tax_type_cd: '99', tax_type_change_dt: '20240101' }));
 });
 
 test('a closed business carries its closure date in the result and the reason', () => {
   const v = buildVerification('1248100998', answer(rec({ b_stt: '폐업자', b_stt_cd: '03', end_dt: '20240301' })), { invalid: false, locale: 'ko' });
   assert.equal(v.biz_status, 'closed');
   assert.equal(v.closed_on, '2024-03-01');
-  assert.equal(v.nts?.end_dt, '2024-03-01');
+  assert.equal(v.nts?.end_dt, '20240301');
   assert.deepEqual(v.reasons, ['[closed +0.00] 국세청 상태: 폐업자 (2024-03-01 폐업) (nts)']);
   assert.match(v.reasons[0]!, REASON);
 });

@@ -5,16 +5,22 @@ import type { Locale } from './locale.ts';
 import type { NtsRecord, StatusAnswer } from './status.ts';
 import type { AddressChange, MatchQuality } from './address/types.ts';
 
-export type BizStatus = 'active' | 'suspended' | 'closed' | 'unregistered' | 'invalid' | 'unknown';
+/**
+ * `converted`: NTS reports the number 폐업 with `utcc_yn` "Y" (단위과세전환폐업). The branch number
+ * was closed because the company moved to 사업자단위과세 (one number for all its places); the
+ * place of business goes on under the head office's number, so it is not a closure to act on.
+ */
+export const BIZ_STATUSES = ['active', 'suspended', 'closed', 'converted', 'unregistered', 'invalid', 'unknown'] as const;
+export type BizStatus = (typeof BIZ_STATUSES)[number];
 
-export function statusFromNts(code: NtsRecord['b_stt_cd']): BizStatus {
-  switch (code) {
+export function statusFromNts(record: Pick<NtsRecord, 'b_stt_cd' | 'utcc_yn'>): BizStatus {
+  switch (record.b_stt_cd) {
     case '01':
       return 'active';
     case '02':
       return 'suspended';
     case '03':
-      return 'closed';
+      return record.utcc_yn === 'Y' ? 'converted' : 'closed';
     case '':
       return 'unregistered';
   }
@@ -26,16 +32,8 @@ export function ntsDate(value: string): string | null {
   return m ? `${m[1]}-${m[2]}-${m[3]}` : null;
 }
 
-export interface NtsDetail {
-  b_stt: string;
-  b_stt_cd: string;
-  tax_type: string;
-  tax_type_cd: string;
-  end_dt: string | null;
-  utcc_yn: string;
-  tax_type_change_dt: string | null;
-  invoice_apply_dt: string | null;
-}
+/** `nts` in a result: the record exactly as NTS sent it (dates YYYYMMDD, '' for none). */
+export type NtsDetail = NtsRecord;
 
 /** The address analysis returned with an assessed result, component by component. */
 export interface AddressReport {
@@ -76,8 +74,14 @@ export interface Verification {
 }
 
 const STATUS_TEXT: Record<Locale, Record<Exclude<BizStatus, 'invalid' | 'unknown'>, string>> = {
-  ko: { active: '계속사업자', suspended: '휴업자', closed: '폐업자', unregistered: '국세청에 등록되지 않은 사업자등록번호' },
-  en: { active: 'operating', suspended: 'suspended', closed: 'closed', unregistered: 'not registered with the NTS' },
+  ko: {
+    active: '계속사업자', suspended: '휴업자', closed: '폐업자', unregistered: '국세청에 등록되지 않은 사업자등록번호',
+    converted: '사업자단위과세 전환으로 이 번호만 폐업 (사업은 본점 번호로 계속)',
+  },
+  en: {
+    active: 'operating', suspended: 'suspended', closed: 'closed', unregistered: 'not registered with the NTS',
+    converted: 'this number closed on conversion to single-number (unit) VAT filing; the business goes on under the head office number',
+  },
 };
 
 /**
@@ -103,31 +107,20 @@ export function statusReason(status: BizStatus, record: NtsRecord | null, locale
     case 'active':
     case 'suspended':
     case 'unregistered':
+    case 'converted':
     case 'closed': {
       const closedOn = record ? ntsDate(record.end_dt) : null;
       const head = locale === 'ko' ? '국세청 상태' : 'NTS status';
-      const tail = status === 'closed' && closedOn ? (locale === 'ko' ? ` (${closedOn} 폐업)` : ` (closed ${closedOn})`) : '';
+      const tail = status === 'closed' && closedOn ? (locale === 'ko' ? ` (${closedOn} 폐업)` : ` (closed ${closedOn})`)
+        : status === 'converted' && closedOn ? (locale === 'ko' ? ` (${closedOn} 전환)` : ` (converted ${closedOn})`) : '';
       return formatReason(status, 0, `${head}: ${STATUS_TEXT[locale][status]}${tail}`, 'nts');
     }
   }
 }
 
-function detailOf(r: NtsRecord): NtsDetail {
-  return {
-    b_stt: r.b_stt,
-    b_stt_cd: r.b_stt_cd,
-    tax_type: r.tax_type,
-    tax_type_cd: r.tax_type_cd,
-    end_dt: ntsDate(r.end_dt),
-    utcc_yn: r.utcc_yn,
-    tax_type_change_dt: ntsDate(r.tax_type_change_dt),
-    invoice_apply_dt: ntsDate(r.invoice_apply_dt),
-  };
-}
-
 /** The result for a number: `answer` null means invalid (when `invalid`) or unknown. */
 export function buildVerification(bno: string, answer: StatusAnswer | null, opts: { invalid: boolean; locale: Locale }): Verification {
-  const status: BizStatus = opts.invalid ? 'invalid' : answer ? statusFromNts(answer.record.b_stt_cd) : 'unknown';
+  const status: BizStatus = opts.invalid ? 'invalid' : answer ? statusFromNts(answer.record) : 'unknown';
   const record = answer?.record ?? null;
   return {
     b_no: bno,
@@ -142,7 +135,7 @@ export function buildVerification(bno: string, answer: StatusAnswer | null, opts
     closed_on: status === 'closed' && record ? ntsDate(record.end_dt) : null,
     // for an unregistered number NTS puts its explanation in tax_type; that is not a tax type
     tax_type: record && status !== 'unregistered' && record.tax_type ? record.tax_type : null,
-    nts: record ? detailOf(record) : null,
+    nts: record,
     checked_at: answer?.checkedAt ?? null,
     source: answer?.source ?? null,
     cached: answer?.fromCache ?? false,

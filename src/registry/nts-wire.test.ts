@@ -108,11 +108,19 @@ describe('error answers', () => {
   });
   test('gateway codes', () => {
     fails(() => parseStatusResponse(500, '{"code":-1,"msg":"시스템 에러"}', [A]), 'http_5xx', true);
-    for (const code of [-3, -4, -9, -10, -11, -77]) {
+    for (const code of [-2, -3, -4, -9, -11, -77]) {
       fails(() => parseStatusResponse(401, JSON.stringify({ code, msg: '등록되지 않은 인증키 입니다.' }), [A]), 'rejected', false);
     }
-    fails(() => parseStatusResponse(429, '{"code":-401,"msg":"트래픽 초과"}', [A]), 'rate_limited', true);
-    fails(() => parseStatusResponse(200, '{"code":-429}', [A]), 'rate_limited', true);
+    // a missing key, as the gateway really answers it: refused, never retried as a rate limit
+    const missing = fails(() => parseStatusResponse(401, '{"code":-401,"msg":"인증키는 필수 항목 입니다."}', [A]), 'rejected', false);
+    assert.match(missing.message, /인증키는 필수 항목/);
+    fails(() => parseStatusResponse(429, '{"code":-401,"msg":"인증키는 필수 항목 입니다."}', [A]), 'rejected', false);
+    // the key's traffic allowance is spent: nothing more today
+    fails(() => parseStatusResponse(429, '{"code":-10,"msg":"트래픽 초과"}', [A]), 'quota_exhausted', false);
+    // unknown codes go by the HTTP status
+    fails(() => parseStatusResponse(429, '{"code":-429}', [A]), 'rate_limited', true);
+    fails(() => parseStatusResponse(503, '{"code":-99}', [A]), 'http_5xx', true);
+    fails(() => parseStatusResponse(200, '{"code":-429}', [A]), 'rejected', false);
   });
   test('HTTP status decides when the body says nothing', () => {
     fails(() => parseStatusResponse(502, '<html>Bad Gateway</html>', [A]), 'http_5xx', true);

@@ -51,17 +51,32 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * data.go.kr gateway errors ({"code": -4, "msg": ...}) come from the portal in front of NTS,
- * not from NTS itself; their codes say whether the key, the traffic quota or the portal failed.
+ * data.go.kr gateway errors ({"code": -4, "msg": ...}) come from the portal (odcloud.kr) in front
+ * of NTS, not from NTS itself. Their codes, as the gateway sends them:
+ *   -1   internal error                         → a 5xx: retry later
+ *   -2   malformed parameters                   → refused: our request is wrong
+ *   -3   key not subscribed to this API         → refused
+ *   -4   key not registered ("등록되지 않은 인증키 입니다.") → refused
+ *   -9   service terminated                     → refused
+ *   -10  the key's traffic quota is spent       → quota: nothing more today
+ *   -401 no key at all ("인증키는 필수 항목 입니다.") → refused: retrying cannot add a key
+ * An unknown code goes by its HTTP status (429 and 5xx pass, so retry later); anything else is
+ * refused, because retrying something we do not understand only burns quota.
  */
 export function gatewayError(code: number, msg: string, httpStatus: number): UpstreamError {
   const text = `data.go.kr gateway error ${code}${msg ? `: ${msg}` : ''}`;
-  if (code === -1) return new UpstreamError('http_5xx', text, { retryable: true, httpStatus });
-  // -401 and the rest of the -4xx band are traffic limits: the quota refills, so retry later.
-  if (code <= -400 && code > -500) return new UpstreamError('rate_limited', text, { retryable: true, httpStatus });
-  // -3/-4/-9/-10/-11 are key problems; an unknown code is treated the same because retrying
-  // something we do not understand only burns quota.
-  return new UpstreamError('rejected', text, { retryable: false, httpStatus });
+  switch (code) {
+    case -1:
+      return new UpstreamError('http_5xx', text, { retryable: true, httpStatus });
+    case -10:
+      return new UpstreamError('quota_exhausted', text, { retryable: false, httpStatus });
+    case -2: case -3: case -4: case -9: case -401:
+      return new UpstreamError('rejected', text, { retryable: false, httpStatus });
+    default:
+      if (httpStatus === 429) return new UpstreamError('rate_limited', text, { retryable: true, httpStatus });
+      if (httpStatus >= 500) return new UpstreamError('http_5xx', text, { retryable: true, httpStatus });
+      return new UpstreamError('rejected', text, { retryable: false, httpStatus });
+  }
 }
 
 /** NTS's own error envelope ({"status_code": "..."}), with a non-OK code. */

@@ -14,6 +14,10 @@ export interface SandboxFixed {
   /** closure date for `closed`, else '' */
   endDt: string;
   note: string;
+  /** a tax type other than the one the digits and the hash give */
+  tax?: { tax_type: string; tax_type_cd: string };
+  /** closed on conversion to 사업자단위과세 (utcc_yn "Y") */
+  utcc?: boolean;
 }
 
 const withCheckDigit = (firstNine: string): string => firstNine + String(checkDigitOf(firstNine));
@@ -28,6 +32,10 @@ export const SANDBOX_FIXED: readonly SandboxFixed[] = Object.freeze([
   { bno: withCheckDigit('333333333'), status: 'closed', endDt: '20240301', note: '개인 (33), 간이과세자' },
   { bno: withCheckDigit('303030303'), status: 'closed', endDt: '20191231', note: '개인 (03), 일반과세자' },
   { bno: withCheckDigit('301810000'), status: 'closed', endDt: '20260115', note: '법인 (81), 일반과세자' },
+  { bno: withCheckDigit('215850000'), status: 'closed', endDt: '20250701', utcc: true, note: '법인 지점 (85), 사업자단위과세 전환으로 폐업' },
+  { bno: withCheckDigit('131130000'), status: 'active', endDt: '', tax: { tax_type: '부가가치세 간이과세자(세금계산서 발급사업자)', tax_type_cd: '07' }, note: '개인 (13), 간이 (세금계산서 발급)' },
+  { bno: withCheckDigit('138820000'), status: 'active', endDt: '', tax: { tax_type: '수익사업을 영위하지 않는 비영리법인이거나 고유번호가 부여된 단체,국가기관 등', tax_type_cd: '05' }, note: '비영리법인 (82), 고유번호' },
+  { bno: withCheckDigit('109890000'), status: 'active', endDt: '', tax: { tax_type: '고유번호가 부여된 단체', tax_type_cd: '06' }, note: '단체 (89), 고유번호' },
   { bno: withCheckDigit('444444444'), status: 'unregistered', endDt: '', note: 'never registered' },
   { bno: withCheckDigit('404040404'), status: 'unregistered', endDt: '', note: 'never registered' },
 ]);
@@ -94,9 +102,9 @@ export function sandboxRecord(bno: string): NtsRecord {
     b_no: bno,
     b_stt: NTS_STATUS_TEXT[code],
     b_stt_cd: code,
-    ...taxType(bno, uTax),
+    ...(fixed?.tax ?? taxType(bno, uTax)),
     end_dt: status === 'closed' ? (fixed?.endDt || closureDate(uDate)) : '',
-    utcc_yn: 'N',
+    utcc_yn: fixed?.utcc ? 'Y' : 'N',
     tax_type_change_dt: '',
     invoice_apply_dt: '',
     rbf_tax_type: '해당없음',

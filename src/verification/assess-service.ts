@@ -8,7 +8,7 @@ import { featurize } from '../domain/model/features.ts';
 import { assess, reasonsOf } from '../domain/model/score.ts';
 import type { Assessment, AssessmentInput } from '../domain/model/types.ts';
 import { nameSignals } from '../domain/name-signals.ts';
-import { formatReason, statusReason, type AddressReport, type Verification } from '../domain/verification.ts';
+import { formatReason, ntsDate, statusReason, type AddressReport, type Verification } from '../domain/verification.ts';
 import { toSeoulIso } from '../domain/quota-period.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
 import type { Store } from '../store/store.ts';
@@ -62,7 +62,8 @@ export class AssessService {
     const signals = nameSignals(input.name, v.entity_type);
     const modelInput: AssessmentInput = {
       status: v.biz_status,
-      closedOn: v.closed_on,
+      // a conversion's date is when the branch number closed: the status text shows it
+      closedOn: v.closed_on ?? (v.biz_status === 'converted' && v.nts ? ntsDate(v.nts.end_dt) : null),
       taxTypeCode: v.nts?.tax_type_cd ?? '',
       entityKind: v.entity_type,
       addressQuality: match ? match.quality : 'no_address',

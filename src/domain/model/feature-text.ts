@@ -49,6 +49,17 @@ export const FEATURE_TEXT = {
         ? { ko: `국세청 상태: 폐업자 (${c.input.closedOn} 폐업)`, en: `NTS status: closed (closed ${c.input.closedOn})` }
         : { ko: '국세청 상태: 폐업자', en: 'NTS status: closed' },
   },
+  status_converted: {
+    label: 'converted',
+    source: 'nts',
+    text: (c) => {
+      const on = c.input.closedOn ? ` (${c.input.closedOn})` : '';
+      return {
+        ko: `국세청 상태: 사업자단위과세 전환으로 이 번호만 폐업${on}, 사업장은 본점 번호로 계속`,
+        en: `NTS status: this number closed on conversion to unit VAT filing${on}; the place of business goes on under the head office number`,
+      };
+    },
+  },
   status_unregistered: {
     label: 'unregistered',
     source: 'nts',
@@ -76,6 +87,11 @@ export const FEATURE_TEXT = {
   },
   tax_simplified: { label: 'tax_simplified', source: 'nts', text: fixed('간이과세자', 'simplified VAT taxpayer (간이과세자)') },
   tax_exempt: { label: 'tax_exempt', source: 'nts', text: fixed('면세사업자', 'VAT-exempt business (면세사업자)') },
+  tax_nonprofit: {
+    label: 'tax_nonprofit',
+    source: 'nts',
+    text: fixed('고유번호 단체 (비영리법인·국가기관 등)', 'a non-profit body or public agency with a 고유번호'),
+  },
   entity_individual: {
     label: 'entity_individual',
     source: 'input',

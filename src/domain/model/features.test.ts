@@ -60,6 +60,10 @@ test('closure recency as a curve: 3 months, 12 months, 3 years, 5 years', () => 
   assert.deepEqual(keys(clean({ closedOn: '2026-03-01' })), []);
 });
 
+test('a number closed on conversion is its own status: no closure recency, no closed_individual', () => {
+  assert.deepEqual(keys(clean({ status: 'converted', closedOn: '2026-10-01', entityKind: 'individual_taxable' })), ['entity_individual', 'status_converted']);
+});
+
 test('days between two dates; not-dates give null', () => {
   assert.equal(daysBetween('2024-02-28', '2024-03-01'), 2);
   assert.equal(daysBetween('2026-11-21', '2026-11-21'), 0);
@@ -70,6 +74,10 @@ test('tax type and entity kind', () => {
   assert.deepEqual(keys(clean({ taxTypeCode: '02' })), ['tax_simplified']);
   assert.deepEqual(keys(clean({ taxTypeCode: '03' })), ['tax_simplified']);
   assert.deepEqual(keys(clean({ taxTypeCode: '04' })), ['tax_exempt']);
+  // 07: a 간이과세자 that issues tax invoices is still 간이
+  assert.deepEqual(keys(clean({ taxTypeCode: '07' })), ['tax_simplified']);
+  assert.deepEqual(keys(clean({ taxTypeCode: '05' })), ['tax_nonprofit']);
+  assert.deepEqual(keys(clean({ taxTypeCode: '06' })), ['tax_nonprofit']);
   assert.deepEqual(keys(clean({ taxTypeCode: '' })), []);
   assert.deepEqual(keys(clean({ entityKind: 'individual_taxable' })), ['entity_individual']);
   assert.deepEqual(keys(clean({ entityKind: 'individual_exempt' })), ['entity_individual']);

@@ -29,6 +29,7 @@ const STATUS_FEATURE: Record<AssessmentInput['status'], FeatureName | null> = {
   active: null,
   suspended: 'status_suspended',
   closed: 'status_closed',
+  converted: 'status_converted',
   unregistered: 'status_unregistered',
   unknown: 'status_unknown',
   invalid: 'status_invalid',
@@ -84,9 +85,13 @@ export function featurize(input: AssessmentInput): Map<string, number> {
   // lives there and takes the mail, where a closed company's office is let to someone else
   set('closed_individual', input.status === 'closed' && !isCorporate(input.entityKind) && input.entityKind !== 'other');
 
-  // 03 과세특례 was the pre-2000 predecessor of 간이과세: the same small-business population
-  set('tax_simplified', input.taxTypeCode === '02' || input.taxTypeCode === '03');
+  // 03 과세특례 was the pre-2000 predecessor of 간이과세, and 07 is a 간이과세자 that issues tax
+  // invoices (turnover 48M–104M KRW since 2021): the same small-business population
+  set('tax_simplified', input.taxTypeCode === '02' || input.taxTypeCode === '03' || input.taxTypeCode === '07');
   set('tax_exempt', input.taxTypeCode === '04');
+  // 05 non-profit bodies without profit-making business and public agencies, 06 other 고유번호
+  // holders: organisations, not VAT businesses at all
+  set('tax_nonprofit', input.taxTypeCode === '05' || input.taxTypeCode === '06');
   // 'other' (80: apartment management offices and similar) is neither; it stays at the reference
   set('entity_individual', !isCorporate(input.entityKind) && input.entityKind !== 'other');
 

@@ -19,6 +19,10 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // collected (~25 % on a clean address; an independent mailing world showed 40 % against our
   // earlier 1.5, which predicted 24 % on its rows)
   status_suspended: 2.2,
+  // 단위과세전환폐업: only the branch's number closed; the place of business goes on, so mail
+  // reaches it like an operating one. A little above the reference because the letter names a
+  // number the recipient no longer uses and some mailrooms sort by it.
+  status_converted: 0.2,
   // no answer from NTS: the population mix, whose average risk is about 2.5× the reference
   status_unknown: 0.8,
   // a mistyped number says the record is sloppy, not that the address is wrong: mild
@@ -36,6 +40,9 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // small, high-churn businesses move and close more often than the general-VAT reference
   tax_simplified: 0.3,
   tax_exempt: 0.1,
+  // 05/06: 고유번호 holders (non-profit bodies, associations, public agencies) keep their
+  // premises for decades and are rarely individuals' homes: a little safer than the reference
+  tax_nonprofit: -0.3,
   entity_individual: 0.3,
   // a corrected address usually delivers; every extra changed component makes it less sure
   // (one change: 0.45 + 0.15 = 0.6)
@@ -84,7 +91,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.25';
+export const PRIOR_VERSION = 'prior-2026.11.25b';
 
 export const PRIOR_MODEL: ModelParams = Object.freeze({
   version: PRIOR_VERSION,

@@ -15,6 +15,7 @@ const { values } = parseArgs({
     'timeout-rate': { type: 'string', default: '0' },
     'service-key': { type: 'string' },
     'max-per-call': { type: 'string', default: '100' },
+    'daily-limit': { type: 'string' },
     seed: { type: 'string', default: '1' },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -23,7 +24,7 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(`usage: node scripts/fake-nts.ts [--port 9999] [--host 127.0.0.1] [--latency-ms 0]
   [--error-rate 0..1] [--malformed-rate 0..1] [--timeout-rate 0..1] [--service-key KEY]
-  [--max-per-call 100] [--seed 1]`);
+  [--max-per-call 100] [--daily-limit N] [--seed 1]`);
   process.exit(0);
 }
 
@@ -46,8 +47,9 @@ const server = await startFakeNts({
   serviceKey: values['service-key'],
   maxPerCall: num('max-per-call', values['max-per-call'], 1, 10_000),
   seed: num('seed', values.seed, 0, 2 ** 32 - 1),
+  ...(values['daily-limit'] === undefined ? {} : { dailyLimit: num('daily-limit', values['daily-limit'], 0, 1e12) }),
 });
-console.log(`fake NTS listening on ${server.url} (POST ${server.url}/api/nts-businessman/v1/status)`);
+console.log(`fake NTS listening on ${server.url} (POST ${server.url}/api/nts-businessman/v1/status and /validate)`);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

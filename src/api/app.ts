@@ -19,6 +19,9 @@ import type { SlowClientLimits } from '../config.ts';
 import { DOCS_CONTENT_SECURITY_POLICY, pageSecurityHeaders } from '../http/security-headers.ts';
 import type { RouteInventory } from '../http/route-inventory.ts';
 import { verifyRoutes } from './verify.ts';
+import { validateRoutes } from './validate.ts';
+import { ValidateService } from '../verification/validate-service.ts';
+import type { Validator } from '../domain/validation.ts';
 import { batchRoutes } from './batch.ts';
 import multipart from '@fastify/multipart';
 import type { BatchService } from '../batch/batch-service.ts';
@@ -34,6 +37,8 @@ import type { Role } from '../config.ts';
 export interface AppDeps {
   store: Store;
   status: StatusService;
+  /** 진위확인 (POST /validate) */
+  validator: Validator;
   assess: AssessService;
   batch: BatchService;
   watch: WatchService;
@@ -131,6 +136,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     installApiKeyAuth(api, deps.store);
     deps.routes?.watch(api, 'api-key');
     await api.register(verifyRoutes(verify));
+    await api.register(validateRoutes(new ValidateService(deps.validator, quota)));
     await api.register(meRoutes(quota));
     await api.register(multipart, { throwFileSizeLimit: false });
     for (const routes of accountDataRoutes(deps)) await api.register(routes);

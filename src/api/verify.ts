@@ -8,7 +8,7 @@ import type { VerifyService } from '../verification/verify-service.ts';
 import { requireAccount } from './auth.ts';
 import { problemResponses, Problem } from './schemas.ts';
 
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) =>
+export const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description: string) =>
   Type.Union([t, Type.Null()], { description });
 
 export const VerifyRequest = Type.Object(
@@ -20,7 +20,7 @@ export const VerifyRequest = Type.Object(
   { additionalProperties: false },
 );
 
-const NtsDetail = Type.Object(
+export const NtsDetail = Type.Object(
   {
     b_no: Type.String(),
     b_stt: Type.String({ description: 'NTS status text (계속사업자, 휴업자, 폐업자, or empty)' }),

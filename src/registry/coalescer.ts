@@ -1,5 +1,6 @@
-// Merges concurrent lookups into as few upstream calls as possible: a number already pending or
-// in flight is never asked twice, and waiting numbers leave in calls of up to 100.
+// Merges concurrent lookups into as few upstream calls as possible: a key already pending or in
+// flight is never asked twice, and waiting keys leave in calls of up to 100. Keys are numbers for
+// the status API, and a canonical form of the whole question for the validate API.
 
 import { NTS_MAX_PER_CALL } from './nts-wire.ts';
 import { type NtsRecord, UpstreamError } from '../domain/status.ts';
@@ -15,36 +16,36 @@ export interface CoalescerOptions {
   windowMs?: number;
 }
 
-/** Per number: a record, or undefined when the upstream answered the call but not this number. */
-export type Settled = { ok: true; record: NtsRecord | undefined } | { ok: false; error: UpstreamError };
+/** Per key: an answer, or undefined when the upstream answered the call but not this key. */
+export type Settled<V = NtsRecord> = { ok: true; record: V | undefined } | { ok: false; error: UpstreamError };
 
-interface Waiter {
-  promise: Promise<NtsRecord | undefined>;
-  resolve(record: NtsRecord | undefined): void;
+interface Waiter<V> {
+  promise: Promise<V | undefined>;
+  resolve(record: V | undefined): void;
   reject(error: UpstreamError): void;
 }
 
-export class Coalescer {
-  readonly #call: (bnos: string[]) => Promise<Map<string, NtsRecord>>;
+export class Coalescer<V = NtsRecord> {
+  readonly #call: (keys: string[]) => Promise<Map<string, V>>;
   readonly #maxBatch: number;
   readonly #windowMs: number;
-  /** every number pending or in flight, with the promise its callers share */
-  readonly #waiters = new Map<string, Waiter>();
+  /** every key pending or in flight, with the promise its callers share */
+  readonly #waiters = new Map<string, Waiter<V>>();
   #pending: string[] = [];
   #cancelTimer: (() => void) | undefined;
   #closed = false;
 
-  constructor(call: (bnos: string[]) => Promise<Map<string, NtsRecord>>, opts: CoalescerOptions = {}) {
+  constructor(call: (keys: string[]) => Promise<Map<string, V>>, opts: CoalescerOptions = {}) {
     this.#call = call;
     this.#maxBatch = Math.min(opts.maxBatch ?? NTS_MAX_PER_CALL, NTS_MAX_PER_CALL);
     this.#windowMs = opts.windowMs ?? 2;
   }
 
   /** Each requested number settles on its own: a failed call fails only the numbers in it. */
-  async lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>> {
+  async lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled<V>>> {
     const unique = [...new Set(bnos)];
     const settled = await Promise.allSettled(unique.map((bno) => this.#waiterFor(bno).promise));
-    const out = new Map<string, Settled>();
+    const out = new Map<string, Settled<V>>();
     settled.forEach((s, i) => {
       const bno = unique[i]!;
       out.set(bno, s.status === 'fulfilled' ? { ok: true, record: s.value } : { ok: false, error: asUpstream(s.reason) });
@@ -66,10 +67,10 @@ export class Coalescer {
     for (const bno of pending) this.#settle(bno, (w) => w.reject(error));
   }
 
-  #waiterFor(bno: string): Waiter {
+  #waiterFor(bno: string): Waiter<V> {
     const existing = this.#waiters.get(bno);
     if (existing) return existing;
-    const waiter = deferred();
+    const waiter = deferred<V>();
     if (this.#closed) {
       waiter.reject(new UpstreamError('network', 'registry closed', { retryable: true }));
       return waiter;
@@ -101,7 +102,7 @@ export class Coalescer {
     if (this.#pending.length === 0) this.#clearTimer();
     if (batch.length === 0) return;
     // new Promise turns a synchronous throw from the call into a rejection of this batch only.
-    void new Promise<Map<string, NtsRecord>>((res) => res(this.#call(batch))).then(
+    void new Promise<Map<string, V>>((res) => res(this.#call(batch))).then(
       (records) => { for (const bno of batch) this.#settle(bno, (w) => w.resolve(records.get(bno))); },
       (error: unknown) => {
         const e = asUpstream(error);
@@ -110,7 +111,7 @@ export class Coalescer {
     );
   }
 
-  #settle(bno: string, fn: (w: Waiter) => void): void {
+  #settle(bno: string, fn: (w: Waiter<V>) => void): void {
     const waiter = this.#waiters.get(bno);
     if (!waiter) return;
     // Forget it first: a later lookup must ask again (the cache, not we, remembers answers).
@@ -124,10 +125,10 @@ export class Coalescer {
   }
 }
 
-function deferred(): Waiter {
-  let resolve!: (r: NtsRecord | undefined) => void;
+function deferred<V>(): Waiter<V> {
+  let resolve!: (r: V | undefined) => void;
   let reject!: (e: UpstreamError) => void;
-  const promise = new Promise<NtsRecord | undefined>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<V | undefined>((res, rej) => { resolve = res; reject = rej; });
   // Callers always await through allSettled; this only stops an unhandled-rejection crash.
   promise.catch(() => {});
   return { promise, resolve, reject };

@@ -2,9 +2,10 @@
 // switches for the failures the real one shows. For tests and `npm run fake-nts`.
 
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
-import { NTS_MAX_PER_CALL, NTS_STATUS_PATH } from './nts-wire.ts';
-import { sandboxRecord } from './sandbox.ts';
+import { NTS_MAX_PER_CALL, NTS_STATUS_PATH, NTS_VALIDATE_PATH } from './nts-wire.ts';
+import { sandboxRecord, sandboxValidation } from './sandbox.ts';
 import type { NtsRecord } from '../domain/status.ts';
+import { VALIDATE_FIELDS, type ValidateQuery } from '../domain/validation.ts';
 import { seededRandom } from '../domain/seeded-random.ts';
 
 export interface FakeNtsOptions {
@@ -28,6 +29,11 @@ export interface FakeNtsOptions {
   seed?: number;
   /** answers that replace the sandbox's for given numbers (e.g. make a business close) */
   overrides?: ReadonlyMap<string, NtsRecord>;
+  /**
+   * numbers the key may ask about per day (both endpoints); past it the gateway answers
+   * 429 {"code": -10}. Days are counted from start or the last `resetDay()`.
+   */
+  dailyLimit?: number;
 }
 
 export interface FakeNts {
@@ -39,6 +45,11 @@ export interface FakeNts {
   received: string[][];
   /** Date.now() of every request to the status endpoint, in arrival order */
   arrivals: number[];
+  /** well-formed validate requests' businesses, in arrival order */
+  validated: ValidateQuery[][];
+  /** numbers asked about since the day began (see dailyLimit) */
+  readonly usedToday: number;
+  resetDay(): void;
   setOptions(partial: Partial<FakeNtsOptions>): void;
   close(): Promise<void>;
 }
@@ -56,6 +67,29 @@ async function readBody(req: IncomingMessage): Promise<string> {
   return Buffer.concat(chunks).toString('utf8');
 }
 
+function numbersOf(body: unknown): string[] | null {
+  const bnos: unknown = typeof body === 'object' && body !== null && 'b_no' in body ? body.b_no : undefined;
+  if (!Array.isArray(bnos) || bnos.length === 0 || !bnos.every((b) => typeof b === 'string')) return null;
+  return bnos;
+}
+
+/** The validate API's body: b_no, start_dt and p_nm are required in each business. */
+function businessesOf(body: unknown): ValidateQuery[] | null {
+  const list: unknown = typeof body === 'object' && body !== null && 'businesses' in body ? body.businesses : undefined;
+  if (!Array.isArray(list) || list.length === 0) return null;
+  const out: ValidateQuery[] = [];
+  for (const item of list) {
+    if (typeof item !== 'object' || item === null) return null;
+    const q = Object.fromEntries(VALIDATE_FIELDS.map((f) => {
+      const v: unknown = (item as Record<string, unknown>)[f];
+      return [f, typeof v === 'string' ? v : ''];
+    })) as ValidateQuery;
+    if (!q.b_no || !q.start_dt || !q.p_nm) return null;
+    out.push(q);
+  }
+  return out;
+}
+
 export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNts> {
   let opts: FakeNtsOptions = { ...initial };
   let random = seededRandom(opts.seed ?? 1);
@@ -63,6 +97,8 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
   let calls = 0;
   const received: string[][] = [];
   const arrivals: number[] = [];
+  const validated: ValidateQuery[][] = [];
+  let usedToday = 0;
   const timers = new Set<NodeJS.Timeout>();
 
   const later = (ms: number, fn: () => void): void => {
@@ -73,7 +109,8 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    if (url.pathname !== NTS_STATUS_PATH) return sendJson(res, 404, { status_code: 'NOT_FOUND' });
+    const validate = url.pathname === NTS_VALIDATE_PATH;
+    if (url.pathname !== NTS_STATUS_PATH && !validate) return sendJson(res, 404, { status_code: 'NOT_FOUND' });
     if (req.method !== 'POST') return sendJson(res, 405, { status_code: 'METHOD_NOT_ALLOWED' });
     calls++;
     arrivals.push(Date.now());
@@ -81,6 +118,9 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
     // One draw per switch per call, always, so a seed gives the same sequence whatever the rates.
     const [rTimeout, rError, rMalformed] = [random(), random(), random()];
 
+    if (!url.searchParams.get('serviceKey') && opts.serviceKey !== undefined) {
+      return sendJson(res, 401, { code: -401, msg: '인증키는 필수 항목 입니다.' });
+    }
     if (opts.serviceKey !== undefined && url.searchParams.get('serviceKey') !== opts.serviceKey) {
       return sendJson(res, 401, { code: -4, msg: '등록되지 않은 인증키 입니다.' });
     }
@@ -90,14 +130,17 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
     } catch {
       return sendJson(res, 400, { status_code: 'BAD_JSON_REQUEST' });
     }
-    const bnos: unknown = typeof body === 'object' && body !== null && 'b_no' in body ? body.b_no : undefined;
-    if (!Array.isArray(bnos) || bnos.length === 0 || !bnos.every((b) => typeof b === 'string')) {
-      return sendJson(res, 400, { status_code: 'REQUEST_DATA_MALFORMED' });
-    }
-    if (bnos.length > (opts.maxPerCall ?? NTS_MAX_PER_CALL)) {
+    const items = validate ? businessesOf(body) : numbersOf(body);
+    if (items === null) return sendJson(res, 400, { status_code: 'REQUEST_DATA_MALFORMED' });
+    if (items.length > (opts.maxPerCall ?? NTS_MAX_PER_CALL)) {
       return sendJson(res, 413, { status_code: 'TOO_LARGE_REQUEST' });
     }
-    received.push([...bnos]);
+    if (opts.dailyLimit !== undefined && usedToday + items.length > opts.dailyLimit) {
+      return sendJson(res, 429, { code: -10, msg: '일일 트래픽 한도를 초과하였습니다.' });
+    }
+    usedToday += items.length;
+    if (validate) validated.push(items as ValidateQuery[]);
+    else received.push([...(items as string[])]);
 
     if (rTimeout < (opts.timeoutRate ?? 0)) return; // hold the socket open; close() destroys it
     const slow = slowRandom() < (opts.slowRate ?? 0) ? (opts.slowMs ?? 0) : 0;
@@ -108,14 +151,26 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end('{"request_cnt": 1, "status_code": "OK", "data": [');
       }
-      // Answers in request order, echoing each b_no as given (hyphens stripped for the lookup).
-      const data = bnos.map((b) => {
+      const recordOf = (b: string): NtsRecord => {
         const bno = b.replace(/-/g, '');
-        return { ...(opts.overrides?.get(bno) ?? sandboxRecord(bno)), b_no: b };
-      });
+        return opts.overrides?.get(bno) ?? sandboxRecord(bno);
+      };
+      if (validate) {
+        const data = (items as ValidateQuery[]).map((q) => {
+          const answer = sandboxValidation({ ...q, b_no: q.b_no.replace(/-/g, '') });
+          return answer.valid === '01'
+            ? { b_no: q.b_no, valid: '01', request_param: q, status: { ...recordOf(q.b_no), b_no: q.b_no } }
+            : { b_no: q.b_no, valid: '02', valid_msg: answer.valid_msg, request_param: q };
+        });
+        const valid = data.filter((d) => d.valid === '01').length;
+        // valid_cnt, like match_cnt, is left out when nothing matched
+        return sendJson(res, 200, { status_code: 'OK', request_cnt: items.length, ...(valid > 0 ? { valid_cnt: valid } : {}), data });
+      }
+      // Answers in request order, echoing each b_no as given (hyphens stripped for the lookup).
+      const data = (items as string[]).map((b) => ({ ...recordOf(b), b_no: b }));
       const matched = data.filter((r) => r.b_stt_cd !== '').length;
       // The real API leaves match_cnt out entirely when nothing matched.
-      sendJson(res, 200, { request_cnt: bnos.length, ...(matched > 0 ? { match_cnt: matched } : {}), status_code: 'OK', data });
+      sendJson(res, 200, { request_cnt: items.length, ...(matched > 0 ? { match_cnt: matched } : {}), status_code: 'OK', data });
     });
   }
 
@@ -141,6 +196,9 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
     get calls() { return calls; },
     received,
     arrivals,
+    validated,
+    get usedToday() { return usedToday; },
+    resetDay() { usedToday = 0; },
     setOptions(partial) {
       opts = { ...opts, ...partial };
       if (partial.seed !== undefined) {

@@ -6,6 +6,7 @@ import { NtsHttpClient } from './nts-client.ts';
 import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from './resilience.ts';
 import type { UpstreamBudget } from './budget.ts';
 import { type NtsRecord, type Registry, UpstreamError, type UpstreamFault } from '../domain/status.ts';
+import { type ValidateAnswer, type ValidateQuery, validateKey } from '../domain/validation.ts';
 
 /** Told about every attempt sent to NTS and every breaker change (metrics implement it). */
 export interface UpstreamObserver {
@@ -33,21 +34,32 @@ export class NtsRegistry implements SettlingRegistry {
   readonly source = 'nts' as const;
   readonly #call: ResilientCall<string[], Map<string, NtsRecord>>;
   readonly #coalescer: Coalescer;
+  readonly #validate: Coalescer<ValidateAnswer>;
   // Aborted on close() so shutdown does not wait out timeouts and retries of calls in flight.
   readonly #shutdown = new AbortController();
 
   constructor(opts: NtsRegistryOptions) {
     const client = new NtsHttpClient({ serviceKey: opts.serviceKey, baseUrl: opts.baseUrl, fetch: opts.fetch });
     const observer = opts.observer;
-    const callOnce = observer ? observed(client, observer) : (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal);
     const budget = opts.budget;
+    // both endpoints draw on the one key's budget; each has its own breaker, since one can be
+    // down (or refuse this key) while the other answers
     const beforeAttempt = budget && (observer ? async (s: AbortSignal) => timed(() => budget.take(s), (t) => observer.budgetWait(t)) : (s: AbortSignal) => budget.take(s));
-    this.#call = resilient(callOnce, opts, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
+    const statusOnce = (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal);
+    this.#call = resilient(observer ? observed(statusOnce, observer) : statusOnce, opts, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
     this.#coalescer = new Coalescer((bnos) => this.#call(bnos, this.#shutdown.signal), opts);
+    const validateOnce = (keys: string[], signal: AbortSignal) => client.validateOnce(keys, signal);
+    const validateCall = resilient(observer ? observed(validateOnce, observer) : validateOnce, opts, { beforeAttempt });
+    this.#validate = new Coalescer<ValidateAnswer>((keys) => validateCall(keys, this.#shutdown.signal), opts);
   }
 
   lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>> {
     return this.#coalescer.lookupSettled(bnos);
+  }
+
+  /** 진위확인 for each question, settled on its own; keyed by validateKey. */
+  validateSettled(queries: readonly ValidateQuery[]): Promise<Map<string, Settled<ValidateAnswer>>> {
+    return this.#validate.lookupSettled(queries.map(validateKey));
   }
 
   /**
@@ -72,16 +84,17 @@ export class NtsRegistry implements SettlingRegistry {
 
   async close(): Promise<void> {
     this.#coalescer.close();
+    this.#validate.close();
     this.#shutdown.abort();
   }
 }
 
 /** Each attempt timed and classified; an attempt cut off by its timeout counts as a timeout. */
-function observed(client: NtsHttpClient, observer: UpstreamObserver) {
-  return async (bnos: string[], signal: AbortSignal): Promise<Map<string, NtsRecord>> => {
+function observed<R>(call: (keys: string[], signal: AbortSignal) => Promise<R>, observer: UpstreamObserver) {
+  return async (keys: string[], signal: AbortSignal): Promise<R> => {
     const started = performance.now();
     try {
-      const out = await client.callOnce(bnos, signal);
+      const out = await call(keys, signal);
       observer.attempt('ok', (performance.now() - started) / 1000);
       return out;
     } catch (error) {

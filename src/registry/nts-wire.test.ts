@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
 import {
-  NTS_UNREGISTERED_TEXT, encodeServiceKey, parseStatusResponse, serialiseStatusRequest, statusUrl,
+  NTS_UNREGISTERED_TEXT, encodeServiceKey, parseStatusResponse, parseValidateResponse, serialiseStatusRequest,
+  serialiseValidateRequest, statusUrl, validateUrl,
 } from './nts-wire.ts';
 import { type UpstreamFault, UpstreamError } from '../domain/status.ts';
+import { validateKey, validateQuery } from '../domain/validation.ts';
 
 const A = '1248100998';
 const B = '1111111119';
@@ -137,5 +139,60 @@ describe('error answers', () => {
     ]) {
       fails(() => parseStatusResponse(200, body, [A]), 'malformed', true);
     }
+  });
+});
+
+describe('the validate (진위확인) API', () => {
+  const q1 = validateQuery({ b_no: A, start_dt: '20000101', p_nm: '홍길동' });
+  const q2 = validateQuery({ b_no: B, start_dt: '20101231', p_nm: '김철수', b_nm: '(주)테스트' });
+  const keys = [validateKey(q1), validateKey(q2)];
+  const param = (q: typeof q1) => ({ ...q });
+
+  test('the request carries every field, empty strings for those not given', () => {
+    assert.deepEqual(JSON.parse(serialiseValidateRequest([q2])), {
+      businesses: [{ b_no: B, start_dt: '20101231', p_nm: '김철수', p_nm2: '', b_nm: '(주)테스트', corp_no: '', b_sector: '', b_type: '', b_adr: '' }],
+    });
+    assert.throws(() => serialiseValidateRequest([]), RangeError);
+    assert.match(validateUrl('https://api.odcloud.kr/', 'a+b'), /^https:\/\/api\.odcloud\.kr\/api\/nts-businessman\/v1\/validate\?serviceKey=a%2Bb$/);
+  });
+
+  test('01 with its nested status and 02 with valid_msg, counted in valid_cnt', () => {
+    const body = JSON.stringify({
+      status_code: 'OK', request_cnt: 2, valid_cnt: 1,
+      data: [
+        { b_no: A, valid: '01', request_param: param(q1), status: rec(A, { b_stt: '폐업자', b_stt_cd: '03', end_dt: '20240301' }) },
+        { b_no: B, valid: '02', valid_msg: '확인할 수 없습니다.', request_param: param(q2) },
+      ],
+    });
+    const out = parseValidateResponse(200, body, keys);
+    assert.equal(out.get(keys[0]!)?.valid, '01');
+    assert.equal(out.get(keys[0]!)?.status?.end_dt, '20240301');
+    assert.equal(out.get(keys[0]!)?.status?.b_no, A);
+    assert.deepEqual(out.get(keys[1]!), { valid: '02', valid_msg: '확인할 수 없습니다.', status: null });
+  });
+
+  test('valid_cnt is absent when nothing matched; match_cnt is not what it counts', () => {
+    const body = JSON.stringify({ status_code: 'OK', request_cnt: 1, data: [{ b_no: A, valid: '02', valid_msg: '확인할 수 없습니다.' }] });
+    assert.equal(parseValidateResponse(200, body, [keys[0]!]).get(keys[0]!)?.valid, '02');
+    fails(() => parseValidateResponse(200, JSON.stringify({ status_code: 'OK', valid_cnt: '1', data: [] }), keys), 'malformed', true);
+  });
+
+  test('answers are matched by position, or by number when the counts differ; strangers are dropped', () => {
+    const swapped = JSON.stringify({ status_code: 'OK', data: [{ b_no: B, valid: '02' }] });
+    const out = parseValidateResponse(200, swapped, keys);
+    assert.equal(out.size, 1);
+    assert.equal(out.get(keys[1]!)?.valid, '02');
+    const stranger = JSON.stringify({ status_code: 'OK', data: [{ b_no: C, valid: '01', status: rec(C) }, { b_no: B, valid: '02' }] });
+    const out2 = parseValidateResponse(200, stranger, keys);
+    assert.equal(out2.has(keys[0]!), false);
+    assert.equal(out2.get(keys[1]!)?.valid, '02');
+  });
+
+  test('off-format items are malformed; errors share the status API\'s envelope', () => {
+    fails(() => parseValidateResponse(200, JSON.stringify({ status_code: 'OK', data: [{ b_no: A, valid: '03' }] }), [keys[0]!]), 'malformed', true);
+    fails(() => parseValidateResponse(200, JSON.stringify({ status_code: 'OK', data: [{ b_no: A, valid: '01', status: { b_stt_cd: '9' } }] }), [keys[0]!]), 'malformed', true);
+    fails(() => parseValidateResponse(401, '{"code":-401,"msg":"인증키는 필수 항목 입니다."}', keys), 'rejected', false);
+    fails(() => parseValidateResponse(400, '{"status_code":"REQUEST_DATA_MALFORMED"}', keys), 'rejected', false);
+    fails(() => parseValidateResponse(500, '{"status_code":"INTERNAL_ERROR"}', keys), 'http_5xx', true);
   });
 });

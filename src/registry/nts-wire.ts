@@ -2,9 +2,11 @@
 // quirk can be unit-tested without a server. No I/O here.
 
 import { type NtsRecord, type NtsStatusCode, UpstreamError } from '../domain/status.ts';
+import { queryOfKey, type ValidateAnswer, type ValidateQuery, VALIDATE_FIELDS } from '../domain/validation.ts';
 
 export const NTS_DEFAULT_BASE_URL = 'https://api.odcloud.kr';
 export const NTS_STATUS_PATH = '/api/nts-businessman/v1/status';
+export const NTS_VALIDATE_PATH = '/api/nts-businessman/v1/validate';
 /** The API refuses more than 100 numbers in one call (TOO_LARGE_REQUEST). */
 export const NTS_MAX_PER_CALL = 100;
 /** The text NTS puts in `tax_type` for a number it has never registered. */
@@ -34,12 +36,24 @@ export function statusUrl(baseUrl: string, serviceKey: string): string {
   return `${baseUrl.replace(/\/+$/, '')}${NTS_STATUS_PATH}?serviceKey=${encodeServiceKey(serviceKey)}`;
 }
 
+export function validateUrl(baseUrl: string, serviceKey: string): string {
+  return `${baseUrl.replace(/\/+$/, '')}${NTS_VALIDATE_PATH}?serviceKey=${encodeServiceKey(serviceKey)}`;
+}
+
 /** Request body. Callers batch; more than 100 or an empty list is a programming error. */
 export function serialiseStatusRequest(bnos: readonly string[]): string {
   if (bnos.length === 0 || bnos.length > NTS_MAX_PER_CALL) {
     throw new RangeError(`NTS status call takes 1..${NTS_MAX_PER_CALL} numbers, got ${bnos.length}`);
   }
   return JSON.stringify({ b_no: bnos });
+}
+
+/** Request body of the validate API: every field present, '' where the customer gave none. */
+export function serialiseValidateRequest(queries: readonly ValidateQuery[]): string {
+  if (queries.length === 0 || queries.length > NTS_MAX_PER_CALL) {
+    throw new RangeError(`NTS validate call takes 1..${NTS_MAX_PER_CALL} businesses, got ${queries.length}`);
+  }
+  return JSON.stringify({ businesses: queries.map((q) => Object.fromEntries(VALIDATE_FIELDS.map((f) => [f, q[f]]))) });
 }
 
 function malformed(message: string, httpStatus: number, cause?: unknown): UpstreamError {
@@ -148,11 +162,8 @@ function matchRecords(data: readonly unknown[], requested: readonly string[], ht
   return out;
 }
 
-/**
- * Interprets one HTTP answer. Resolves to the records answered (numbers absent from the answer
- * are simply not answered); throws UpstreamError for every kind of failure.
- */
-export function parseStatusResponse(httpStatus: number, bodyText: string, requested: readonly string[]): Map<string, NtsRecord> {
+/** The envelope both APIs share: errors thrown, the `data` array of an OK answer returned. */
+function okData(httpStatus: number, bodyText: string, countField: 'match_cnt' | 'valid_cnt'): unknown[] {
   let body: unknown;
   try {
     body = JSON.parse(bodyText);
@@ -174,9 +185,48 @@ export function parseStatusResponse(httpStatus: number, bodyText: string, reques
   if (statusCode !== 'OK') throw malformed('status_code missing', httpStatus);
   const data = body['data'];
   if (!Array.isArray(data)) throw malformed('data is not an array', httpStatus);
-  const matchCnt = body['match_cnt'];
-  if (matchCnt !== undefined && matchCnt !== null && typeof matchCnt !== 'number') {
-    throw malformed('match_cnt is not a number', httpStatus);
-  }
-  return matchRecords(data, requested, httpStatus);
+  // both APIs leave their count out entirely when it is zero
+  const count = body[countField];
+  if (count !== undefined && count !== null && typeof count !== 'number') throw malformed(`${countField} is not a number`, httpStatus);
+  return data;
+}
+
+/**
+ * Interprets one HTTP answer. Resolves to the records answered (numbers absent from the answer
+ * are simply not answered); throws UpstreamError for every kind of failure.
+ */
+export function parseStatusResponse(httpStatus: number, bodyText: string, requested: readonly string[]): Map<string, NtsRecord> {
+  return matchRecords(okData(httpStatus, bodyText, 'match_cnt'), requested, httpStatus);
+}
+
+/**
+ * Interprets one answer of the validate API, keyed like the questions (validateKey). NTS answers
+ * in request order; an item is matched by position when the counts agree and its b_no (if any)
+ * is the question's, else by b_no when only one question has that number. Items that match no
+ * question are dropped: those questions stay unanswered rather than get someone else's answer.
+ */
+export function parseValidateResponse(httpStatus: number, bodyText: string, requestedKeys: readonly string[]): Map<string, ValidateAnswer> {
+  const data = okData(httpStatus, bodyText, 'valid_cnt');
+  const questions = requestedKeys.map((k) => queryOfKey(k));
+  const byNumber = new Map<string, string[]>();
+  questions.forEach((q, i) => byNumber.set(q.b_no, [...(byNumber.get(q.b_no) ?? []), requestedKeys[i]!]));
+  const positional = data.length === requestedKeys.length;
+  const out = new Map<string, ValidateAnswer>();
+  data.forEach((raw, i) => {
+    if (!isObject(raw)) throw malformed(`data[${i}] is not an object`, httpStatus);
+    const valid = raw['valid'];
+    if (valid !== '01' && valid !== '02') throw malformed(`data[${i}].valid ${JSON.stringify(valid)} is not 01/02`, httpStatus);
+    const msg = raw['valid_msg'];
+    if (msg !== undefined && msg !== null && typeof msg !== 'string') throw malformed(`data[${i}].valid_msg is not a string`, httpStatus);
+    const bnoRaw = raw['b_no'];
+    const bno = typeof bnoRaw === 'string' ? bnoRaw.trim().replace(/-/g, '') : '';
+    let key: string | undefined;
+    if (positional && (bno === '' || questions[i]!.b_no === bno)) key = requestedKeys[i];
+    else if (bno !== '' && byNumber.get(bno)?.length === 1) key = byNumber.get(bno)![0];
+    if (key === undefined || out.has(key)) return;
+    const status = valid === '01' && raw['status'] !== undefined && raw['status'] !== null ? parseRecord(raw['status'], i, httpStatus) : null;
+    const number = queryOfKey(key).b_no;
+    out.set(key, { valid, valid_msg: typeof msg === 'string' ? msg.trim() : '', status: status && { ...status, b_no: number } });
+  });
+  return out;
 }

@@ -5,6 +5,8 @@ import { createHash } from 'node:crypto';
 import { checkDigitOf, entityKindOf, hasValidCheckDigit, isCorporate } from '../domain/bizno.ts';
 import { NTS_STATUS_TEXT, NTS_UNREGISTERED_TEXT } from './nts-wire.ts';
 import type { NtsRecord, NtsStatusCode, Registry } from '../domain/status.ts';
+import { NTS_NOT_CONFIRMED_TEXT, type ValidateAnswer, type ValidateQuery, validateKey } from '../domain/validation.ts';
+import type { Settled } from './coalescer.ts';
 
 export type SandboxStatus = 'active' | 'suspended' | 'closed' | 'unregistered';
 
@@ -18,13 +20,15 @@ export interface SandboxFixed {
   tax?: { tax_type: string; tax_type_cd: string };
   /** closed on conversion to 사업자단위과세 (utcc_yn "Y") */
   utcc?: boolean;
+  /** what 진위확인 confirms for this number (else the hash decides) */
+  owner?: { start_dt: string; p_nm: string };
 }
 
 const withCheckDigit = (firstNine: string): string => firstNine + String(checkDigitOf(firstNine));
 
 /** Numbers that always give the same status, whatever the hash says. Documented in SANDBOX.md. */
 export const SANDBOX_FIXED: readonly SandboxFixed[] = Object.freeze([
-  { bno: '1248100998', status: 'active', endDt: '', note: '법인 (81), 일반과세자' },
+  { bno: '1248100998', status: 'active', endDt: '', note: '법인 (81), 일반과세자', owner: { start_dt: '19960214', p_nm: '홍길동' } },
   { bno: withCheckDigit('111111111'), status: 'active', endDt: '', note: '개인 (11), 일반과세자' },
   { bno: withCheckDigit('101900000'), status: 'active', endDt: '', note: '개인 면세사업자 (90)' },
   { bno: withCheckDigit('222222222'), status: 'suspended', endDt: '', note: '개인 (22), 일반과세자' },
@@ -61,6 +65,43 @@ const CLOSURE_DAYS = Date.UTC(2026, 5, 30) / 86_400_000 - CLOSURE_FIRST_DAY + 1;
 function draws(bno: string): [number, number, number] {
   const h = createHash('sha256').update(bno, 'utf8').digest();
   return [h.readUInt32BE(0) / 2 ** 32, h.readUInt32BE(4) / 2 ** 32, h.readUInt32BE(8) / 2 ** 32];
+}
+
+/** Opening dates fall in [1985-01-01, 2014-12-31]: always before any sandbox closure. */
+const OPENING_FIRST_DAY = Date.UTC(1985, 0, 1) / 86_400_000;
+const OPENING_DAYS = Date.UTC(2014, 11, 31) / 86_400_000 - OPENING_FIRST_DAY + 1;
+/** The representatives 진위확인 confirms, picked by sha256 bytes 16–17 (big-endian) mod 20. */
+export const SANDBOX_OWNERS = [
+  '김민준', '이서연', '박지훈', '최수빈', '정예린', '강동현', '조하은', '윤성민', '장미경', '임재원',
+  '한지민', '오승우', '서유진', '신동욱', '권나래', '황보영', '안정호', '송다은', '류현석', '전소희',
+] as const;
+
+/** The registered opening date and representative of a number: what 진위확인 compares with. */
+export function sandboxOwner(bno: string): { start_dt: string; p_nm: string } {
+  const fixed = FIXED_BY_BNO.get(bno)?.owner;
+  if (fixed) return fixed;
+  const h = createHash('sha256').update(bno, 'utf8').digest();
+  const day = OPENING_FIRST_DAY + Math.floor((h.readUInt32BE(12) / 2 ** 32) * OPENING_DAYS);
+  return {
+    start_dt: new Date(day * 86_400_000).toISOString().slice(0, 10).replace(/-/g, ''),
+    p_nm: SANDBOX_OWNERS[h.readUInt16BE(16) % SANDBOX_OWNERS.length]!,
+  };
+}
+
+const sameName = (a: string, b: string): boolean => a.replace(/\s+/g, '') === b.replace(/\s+/g, '');
+
+/**
+ * The sandbox's 진위확인: 01 (with the status record) when the number is registered and the
+ * opening date and representative are the registered ones (spaces ignored); else 02. The world
+ * holds no names, sectors or addresses, so the optional fields are not compared.
+ */
+export function sandboxValidation(q: ValidateQuery): ValidateAnswer {
+  const record = sandboxRecord(q.b_no);
+  const owner = sandboxOwner(q.b_no);
+  if (record.b_stt_cd !== '' && q.start_dt === owner.start_dt && sameName(q.p_nm, owner.p_nm)) {
+    return { valid: '01', valid_msg: '', status: record };
+  }
+  return { valid: '02', valid_msg: NTS_NOT_CONFIRMED_TEXT, status: null };
 }
 
 function statusFromDraw(u: number): SandboxStatus {
@@ -117,6 +158,10 @@ export class SandboxRegistry implements Registry {
 
   async lookup(bnos: readonly string[]): Promise<Map<string, NtsRecord>> {
     return new Map(bnos.map((bno) => [bno, sandboxRecord(bno)]));
+  }
+
+  async validateSettled(queries: readonly ValidateQuery[]): Promise<Map<string, Settled<ValidateAnswer>>> {
+    return new Map(queries.map((q) => [validateKey(q), { ok: true, record: sandboxValidation(q) }]));
   }
 
   async close(): Promise<void> {}

@@ -7,6 +7,7 @@ import { accountDataRoutes, buildApp } from '../api/app.ts';
 import { consolePlugin } from '../console/console-app.ts';
 import { RouteInventory } from '../http/route-inventory.ts';
 import { createRegistry, createStatusService } from '../registry/status-service.ts';
+import { createValidator } from '../registry/validator.ts';
 import type { StatusService } from '../domain/status.ts';
 import { withAuthCache } from '../accounts/auth-cache.ts';
 import { openStore } from '../store/open.ts';
@@ -67,6 +68,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   });
   const plainStatus = createStatusService({ registry, cache: store.statusCache, ttlSeconds: config.nts.cacheTtlSeconds, now });
   const status = metrics ? observedStatus(plainStatus, metrics) : plainStatus;
+  const validator = createValidator({ registry, cache: store.statusCache, ttlSeconds: config.nts.cacheTtlSeconds, now });
   const directory = await chooseDirectory(config.addresses, store);
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
   const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
@@ -110,7 +112,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const app = config.role === 'worker'
     ? await buildOpsApp({ store, status, log, role: config.role, metrics })
     : await buildApp({
-      store, status, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, slowClients: config.slowClients, log, now,
+      store, status, validator, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, slowClients: config.slowClients, log, now,
       metrics, role: config.role, trustProxy: config.trustProxy, routes,
       console: consolePlugin({
         store, quota: new Quota(store, now), config: config.console, now, routes,

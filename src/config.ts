@@ -42,6 +42,8 @@ export const EnvSchema = Type.Object({
   BATCH_PARSE_HEAP_MB: Int(32, 4096, 160, 'heap of the worker thread that parses one uploaded file; a file that needs more is refused with 413'),
   BATCH_WORKER_CONCURRENCY: Int(0, 64, 4, 'chunks processed at once per process; 0 runs no worker here'),
   BATCH_LEASE_SECONDS: Int(1, 3600, 60, 'how long a claimed chunk stays with a worker that stopped answering'),
+  BATCH_UPSTREAM_WAIT_SECONDS: Int(0, 7 * 86400, 6 * 3600, 'how long a job waits for NTS to come back before its unanswered rows become unknown (0: no wait)'),
+  BATCH_UPSTREAM_RETRY_SECONDS: Int(1, 3600, 15, 'how often a waiting job tries NTS again'),
   WATCH_POLL_SECONDS: Int(1, 3600, 15, 'how often a scheduler looks for watched businesses due for a check'),
   WATCH_CLAIM_SIZE: Int(1, 10_000, 500, 'due watches one scheduler claims at a time (their lookups share upstream calls of 100)'),
   WATCH_LEASE_SECONDS: Int(5, 3600, 120, 'how long a claimed watch stays with a scheduler that stopped answering'),
@@ -80,6 +82,7 @@ export const EnvSchema = Type.Object({
     description: 'all: API and background work; api: the HTTP API only; worker: batch chunks and refits, with only /healthz, /readyz, /metrics',
   }),
   NTS_MAX_CALLS_PER_SECOND: Int(0, 10_000, 0, 'NTS calls per second across every process on the database (0: no limit)'),
+  NTS_MAX_NUMBERS_PER_DAY: Int(0, 1_000_000_000, 1_000_000, "numbers asked of NTS per KST day across every process (the free key's allowance; 0: no limit)"),
   NTS_BREAKER_HALF_OPEN_SECONDS: Int(1, 600, 10, 'how long an open NTS circuit breaker waits before a trial call'),
   METRICS_ENABLED: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true', description: 'serve /metrics (Prometheus text, no key)' }),
 });
@@ -109,7 +112,11 @@ export interface Config {
   authCacheTtlMs: number;
   addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string };
   model: { refitMinLabels: number; refitCheckMs: number };
-  batch: { maxFileBytes: number; maxRows: number; chunkRows: number; chunkChars: number; parseHeapMb: number; uploadLeaseMs: number; workerConcurrency: number; leaseMs: number };
+  batch: {
+    maxFileBytes: number; maxRows: number; chunkRows: number; chunkChars: number; parseHeapMb: number; uploadLeaseMs: number; workerConcurrency: number; leaseMs: number;
+    /** how long a job waits for NTS to answer again, and how often it asks meanwhile */
+    upstreamWaitMs: number; upstreamRetryMs: number;
+  };
   watch: { pollMs: number; claimSize: number; leaseMs: number; scheduler: boolean };
   webhooks: { timeoutMs: number; pollMs: number; concurrency: number; allowPrivate: boolean; allowHttp: boolean };
   bodyLimitBytes: number;
@@ -121,7 +128,7 @@ export interface Config {
   /** which parts this process runs; several processes of any roles may share one PostgreSQL */
   role: Role;
   /** NTS calls per second across all processes (0: unlimited), and the breaker's wait before a trial call */
-  upstream: { maxCallsPerSecond: number; breakerHalfOpenMs: number };
+  upstream: { maxCallsPerSecond: number; breakerHalfOpenMs: number; maxNumbersPerDay: number };
   metrics: { enabled: boolean };
 }
 
@@ -183,6 +190,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadLeaseMs: e.BATCH_UPLOAD_LEASE_SECONDS * 1000,
       workerConcurrency: e.BATCH_WORKER_CONCURRENCY,
       leaseMs: e.BATCH_LEASE_SECONDS * 1000,
+      upstreamWaitMs: e.BATCH_UPSTREAM_WAIT_SECONDS * 1000,
+      upstreamRetryMs: e.BATCH_UPSTREAM_RETRY_SECONDS * 1000,
     },
     model: { refitMinLabels: e.MODEL_REFIT_MIN_LABELS, refitCheckMs: e.MODEL_REFIT_CHECK_SECONDS * 1000 },
     watch: { pollMs: e.WATCH_POLL_SECONDS * 1000, claimSize: e.WATCH_CLAIM_SIZE, leaseMs: e.WATCH_LEASE_SECONDS * 1000, scheduler: e.WATCH_SCHEDULER === 'on' },
@@ -214,7 +223,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       signupsPerIpHour: e.CONSOLE_SIGNUPS_PER_IP_HOUR,
     },
     role: e.BIZCHECK_ROLE,
-    upstream: { maxCallsPerSecond: e.NTS_MAX_CALLS_PER_SECOND, breakerHalfOpenMs: e.NTS_BREAKER_HALF_OPEN_SECONDS * 1000 },
+    upstream: { maxCallsPerSecond: e.NTS_MAX_CALLS_PER_SECOND, breakerHalfOpenMs: e.NTS_BREAKER_HALF_OPEN_SECONDS * 1000, maxNumbersPerDay: e.NTS_MAX_NUMBERS_PER_DAY },
     metrics: { enabled: e.METRICS_ENABLED === 'true' },
   };
 }

@@ -14,6 +14,7 @@ export const ERRORS = {
   quota_exceeded: { status: 429, title: 'Monthly lookup quota exceeded' },
   internal: { status: 500, title: 'Internal error' },
   upstream_unavailable: { status: 503, title: 'The National Tax Service is not answering' },
+  upstream_daily_limit: { status: 503, title: "The day's allowance of NTS lookups is spent" },
   not_ready: { status: 503, title: 'Not ready' },
   // the web console (src/console/)
   not_signed_in: { status: 401, title: 'Not signed in' },

@@ -104,6 +104,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     assert.ok(sql, JSON.stringify(groups));
     const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now: () => NOW });
     const general = await processChunk({ status, assess: noAssess, now: () => NOW }, { job, account, rows: chunks[0]!, shared: new Map() });
+    assert.ok(!('wait' in general));
 
     assert.deepEqual(sql.counts, general.counts);
     assert.deepEqual(sql.counts, { byStatus: { active: 2, suspended: 1, closed: 1, unregistered: 1, invalid: 2 }, byGrade: {} });

@@ -172,8 +172,8 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
         },
       },
       async (request) => {
-        const { job, counts, preview } = await service.get(requireAccount(request), request.params.job_id, request.query.preview ?? 10);
-        return batchStatusBody(job, counts, preview);
+        const { job, counts, preview, waitMs } = await service.get(requireAccount(request), request.params.job_id, request.query.preview ?? 10);
+        return batchStatusBody(job, counts, preview, waitMs);
       },
     );
 

@@ -51,6 +51,8 @@ export interface BatchLimits {
   parseHeapMb: number;
   /** how long an upload in progress holds its job without renewing (see sweepDeadUploads) */
   uploadLeaseMs: number;
+  /** how long a job waits for NTS before its unanswered rows become unknown (shown in its status) */
+  upstreamWaitMs?: number;
 }
 
 export class BatchService {
@@ -71,9 +73,9 @@ export class BatchService {
   }
 
   /** The account's job with its counts and its first `preview` rows. */
-  async get(account: Account, jobId: string, preview: number): Promise<{ job: BatchJob; counts: Tally; preview: BatchRow[] }> {
+  async get(account: Account, jobId: string, preview: number): Promise<{ job: BatchJob; counts: Tally; preview: BatchRow[]; waitMs: number }> {
     const job = await this.#own(account, jobId);
-    return { job, counts: await this.#store.batches.counts(job.id), preview: await rowsAfter(this.#store.batches, job.id, 0, preview) };
+    return { job, counts: await this.#store.batches.counts(job.id), preview: await rowsAfter(this.#store.batches, job.id, 0, preview), waitMs: this.#limits.upstreamWaitMs ?? 0 };
   }
 
   /** The account's jobs, newest first, `limit` at a time; `before` continues after that job. */

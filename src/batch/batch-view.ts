@@ -1,6 +1,6 @@
 // How batch jobs and rows look from outside: the JSON of the API and the columns of downloads.
 import { Type, type Static } from 'typebox';
-import type { BatchJob, BatchRow } from '../domain/batch.ts';
+import { type BatchJob, type BatchRow, DAILY_LIMIT_REASON } from '../domain/batch.ts';
 import { progressOf } from '../domain/job-progress.ts';
 
 const Nullable = (t: Parameters<typeof Type.Union>[0][number]) => Type.Union([t, Type.Null()]);
@@ -40,6 +40,17 @@ export const BatchStatusBody = Type.Object({
   charged: Type.Integer(),
   overage: Type.Integer(),
   refunded: Type.Integer({ description: 'lookups given back: numbers that got no answer' }),
+  upstream_wait: Type.Union(
+    [
+      Type.Object({
+        since: Type.String({ description: 'when the job started waiting' }),
+        reason: Type.String({ description: 'why: NTS not answering, or the day\'s NTS allowance spent' }),
+        gives_up_at: Nullable(Type.String({ description: 'when its unanswered rows become unknown (refunded) if NTS is still down; null when it waits for the next day\'s allowance' })),
+      }),
+      Type.Null(),
+    ],
+    { description: 'set while the job waits for NTS and resumes by itself; null otherwise' },
+  ),
   counts: Type.Object({ biz_status: Type.Record(Type.String(), Type.Integer()), grade: Type.Record(Type.String(), Type.Integer()) }),
   file: FileInfo,
   created_at: Type.String(),
@@ -71,7 +82,13 @@ export function jobSummary(job: BatchJob): Static<typeof BatchAccepted> {
   };
 }
 
-export function batchStatusBody(job: BatchJob, counts: { byStatus: Record<string, number>; byGrade: Record<string, number> }, preview: readonly BatchRow[]): Static<typeof BatchStatusBody> {
+export function batchStatusBody(
+  job: BatchJob,
+  counts: { byStatus: Record<string, number>; byGrade: Record<string, number> },
+  preview: readonly BatchRow[],
+  waitMs = 0,
+): Static<typeof BatchStatusBody> {
+  const wait = job.status === 'processing' || job.status === 'queued' ? job.upstreamWait : null;
   return {
     job_id: job.id,
     status: job.status,
@@ -85,6 +102,11 @@ export function batchStatusBody(job: BatchJob, counts: { byStatus: Record<string
     charged: job.charged,
     overage: job.overage,
     refunded: job.refunded,
+    upstream_wait: wait && {
+      since: wait.since,
+      reason: wait.reason,
+      gives_up_at: wait.reason.startsWith(DAILY_LIMIT_REASON) ? null : new Date(Date.parse(wait.since) + waitMs).toISOString(),
+    },
     counts: { biz_status: counts.byStatus, grade: counts.byGrade },
     file: { name: job.filename, kind: job.fileKind, columns: job.columns, number_column: job.chosen.bno, name_column: job.chosen.name, address_column: job.chosen.address },
     created_at: job.createdAt,

@@ -2,8 +2,9 @@
 // chunk of the job recorded for a shared number), the rows with a name assessed, the rest left to
 // be rebuilt from their answers when read (job-rows.ts); then everything is committed with the
 // chunk in one transaction (BatchStore.completeChunk).
-import type { StatusAnswer, StatusService } from '../domain/status.ts';
-import type { BatchJob, BatchRowInput, ChunkCompletion, ChunkOutput, NumberOutcome, SharedNumber, Tally } from '../domain/batch.ts';
+import type { StatusAnswer, StatusService, UpstreamError } from '../domain/status.ts';
+import { nextSeoulDay } from '../domain/quota-period.ts';
+import { type BatchJob, type BatchRowInput, type ChunkCompletion, type ChunkOutput, DAILY_LIMIT_REASON, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { lookupNumber, statusOf, verificationOf } from './job-rows.ts';
@@ -20,6 +21,33 @@ export interface ChunkDeps {
   status: StatusService;
   assess: AssessService;
   now: () => Date;
+  /** how long a job waits for NTS to answer again, and how often it asks; none = never wait */
+  wait?: { waitMs: number; retryMs: number };
+}
+
+/** The chunk cannot be answered now and should be tried again at `until` (see upstreamWait). */
+export interface ChunkWait {
+  wait: { reason: string; until: Date };
+}
+
+/** While a daily allowance is spent, how often a waiting job looks whether it was raised. */
+const DAILY_LIMIT_RECHECK_MS = 60_000;
+
+/**
+ * Whether a chunk whose numbers NTS did not answer (or answered only from a stale cache) waits
+ * for it rather than settle them as unknown: always when the day's allowance is spent (the next
+ * day brings it back), else until the job has waited `waitMs` in all.
+ */
+export function upstreamWait(job: BatchJob, errors: readonly UpstreamError[], policy: NonNullable<ChunkDeps['wait']>, now: Date): ChunkWait | null {
+  const quota = errors.find((e) => e.fault === 'quota_exhausted');
+  if (quota) {
+    const until = Math.min(nextSeoulDay(now).getTime(), now.getTime() + Math.max(policy.retryMs, DAILY_LIMIT_RECHECK_MS));
+    return { wait: { reason: `${DAILY_LIMIT_REASON}: ${quota.message}`, until: new Date(until) } };
+  }
+  const waiting = job.upstreamWait && !job.upstreamWait.reason.startsWith(DAILY_LIMIT_REASON) ? Date.parse(job.upstreamWait.since) : now.getTime();
+  if (now.getTime() - waiting >= policy.waitMs) return null;
+  const why = errors[0]?.message ?? 'NTS did not answer; only out-of-date cached answers were available';
+  return { wait: { reason: `upstream_unavailable: ${why}`, until: new Date(now.getTime() + policy.retryMs) } };
 }
 
 /** The distinct check-digit-valid numbers of some rows. */
@@ -32,7 +60,7 @@ export function chunkNumbers(rows: readonly BatchRowInput[]): string[] {
   return [...out];
 }
 
-export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise<ChunkCompletion> {
+export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise<ChunkCompletion | ChunkWait> {
   const { job, account, rows, shared } = input;
   const all = chunkNumbers(rows);
   const answers: ChunkOutput['answers'] = new Map();
@@ -42,7 +70,16 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     if (s?.answered) answers.set(bno, s.answer);
     else fresh.push(bno);
   }
-  const looked = fresh.length > 0 ? (await deps.status.lookup(fresh, { offline: job.offline })).answers : new Map<string, StatusAnswer>();
+  const lookup = fresh.length > 0 ? await deps.status.lookup(fresh, { offline: job.offline }) : null;
+  const looked = lookup?.answers ?? new Map<string, StatusAnswer>();
+  if (lookup && !job.offline && deps.wait) {
+    const missing = fresh.filter((bno) => !(looked.get(bno) && !looked.get(bno)!.stale));
+    if (missing.length > 0) {
+      const errors = missing.flatMap((bno) => lookup.unanswered.get(bno) ?? []);
+      const wait = upstreamWait(job, errors, deps.wait, deps.now());
+      if (wait) return wait;
+    }
+  }
   const numbers: NumberOutcome[] = fresh.map((bno) => {
     const answer = looked.get(bno) ?? null;
     answers.set(bno, answer);

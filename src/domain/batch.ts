@@ -35,7 +35,12 @@ export interface BatchJob {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
+  /** set while the job waits for NTS (down, or the day's allowance spent): since when and why */
+  upstreamWait: { since: string; reason: string } | null;
 }
+
+/** How a wait for the next day's NTS allowance starts its reason (it has no give-up time). */
+export const DAILY_LIMIT_REASON = 'daily_limit';
 
 export interface BatchRowInput {
   rowId: number;

@@ -24,3 +24,14 @@ export function toSeoulIso(at: Date): string {
 export function secondsUntil(at: Date, now: Date): number {
   return Math.max(1, Math.ceil((at.getTime() - now.getTime()) / 1000));
 }
+
+/** "YYYY-MM-DD" of the Seoul day containing `now`: NTS counts its daily allowance in these. */
+export function seoulDay(now: Date): string {
+  return new Date(now.getTime() + KST_OFFSET_MS).toISOString().slice(0, 10);
+}
+
+/** The instant the next Seoul day starts (midnight KST). */
+export function nextSeoulDay(now: Date): Date {
+  const kst = new Date(now.getTime() + KST_OFFSET_MS);
+  return new Date(Date.UTC(kst.getUTCFullYear(), kst.getUTCMonth(), kst.getUTCDate() + 1) - KST_OFFSET_MS);
+}

@@ -31,6 +31,10 @@ export interface BatchWorkerOptions {
   idleMs?: number;
   /** attempts after which a chunk that keeps failing fails its job */
   maxAttempts?: number;
+  /** how long a job waits for NTS to answer again before its unanswered rows become unknown (0: no wait) */
+  upstreamWaitMs?: number;
+  /** how often a waiting chunk asks again */
+  upstreamRetryMs?: number;
   log?: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
 }
 
@@ -42,7 +46,7 @@ export class BatchWorker {
   readonly #lanes: PollingLoop[];
 
   constructor(opts: BatchWorkerOptions) {
-    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, onCommit: () => {}, ...opts };
+    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, upstreamWaitMs: 0, upstreamRetryMs: 15_000, onCommit: () => {}, ...opts };
     this.#lanes = Array.from({ length: this.#o.concurrency }, () => new PollingLoop('batch worker', () => this.#round(), { pollMs: this.#o.idleMs, ...(opts.log ? { log: opts.log } : {}) }));
   }
 
@@ -92,10 +96,19 @@ export class BatchWorker {
     let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
     // A shared number another chunk recorded first with another answer (only when both looked it
     // up at once) sends the chunk round again with that answer; each round settles more of them.
+    const wait = { waitMs: this.#o.upstreamWaitMs, retryMs: this.#o.upstreamRetryMs };
     for (let round = 1; round <= MAX_ROUNDS; round++) {
-      const done = await processChunk({ status: this.#o.status, assess: this.#o.assess, now: this.#o.now }, { job, account, rows, shared });
+      const done = await processChunk({ status: this.#o.status, assess: this.#o.assess, now: this.#o.now, wait }, { job, account, rows, shared });
+      if ('wait' in done) {
+        const deferred = await store.batches.deferChunk(lease, this.#holder, done.wait.until, done.wait.reason, this.#o.now());
+        if (deferred) this.#o.log?.info({ job: lease.jobId, chunk: lease.chunkNo, until: done.wait.until, reason: done.wait.reason }, 'batch chunk waits for NTS');
+        return;
+      }
       const out = await this.#commit(lease, done, this.#o.now());
-      if (out.status === 'done') return;
+      if (out.status === 'done') {
+        if (job.upstreamWait) await store.batches.endUpstreamWait(job.id);
+        return;
+      }
       if (out.status === 'lost') {
         this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
         return;

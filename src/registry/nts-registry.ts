@@ -5,6 +5,7 @@ import { Coalescer, type CoalescerOptions, type Settled } from './coalescer.ts';
 import { NtsHttpClient } from './nts-client.ts';
 import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from './resilience.ts';
 import type { UpstreamBudget } from './budget.ts';
+import { type DailyBudget, exhausted } from './daily-budget.ts';
 import { type NtsRecord, type Registry, UpstreamError, type UpstreamFault } from '../domain/status.ts';
 import { type ValidateAnswer, type ValidateQuery, validateKey } from '../domain/validation.ts';
 
@@ -21,6 +22,8 @@ export interface NtsRegistryOptions extends ResilienceOptions, CoalescerOptions 
   fetch?: typeof fetch;
   /** calls per second shared with other processes; none = no limit beyond `concurrency` */
   budget?: UpstreamBudget;
+  /** numbers per KST day shared with other processes; none = no limit */
+  daily?: DailyBudget;
   observer?: UpstreamObserver;
 }
 
@@ -45,10 +48,10 @@ export class NtsRegistry implements SettlingRegistry {
     // both endpoints draw on the one key's budget; each has its own breaker, since one can be
     // down (or refuse this key) while the other answers
     const beforeAttempt = budget && (observer ? async (s: AbortSignal) => timed(() => budget.take(s), (t) => observer.budgetWait(t)) : (s: AbortSignal) => budget.take(s));
-    const statusOnce = (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal);
+    const statusOnce = counted(opts.daily, (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal));
     this.#call = resilient(observer ? observed(statusOnce, observer) : statusOnce, opts, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
     this.#coalescer = new Coalescer((bnos) => this.#call(bnos, this.#shutdown.signal), opts);
-    const validateOnce = (keys: string[], signal: AbortSignal) => client.validateOnce(keys, signal);
+    const validateOnce = counted(opts.daily, (keys: string[], signal: AbortSignal) => client.validateOnce(keys, signal));
     const validateCall = resilient(observer ? observed(validateOnce, observer) : validateOnce, opts, { beforeAttempt });
     this.#validate = new Coalescer<ValidateAnswer>((keys) => validateCall(keys, this.#shutdown.signal), opts);
   }
@@ -87,6 +90,27 @@ export class NtsRegistry implements SettlingRegistry {
     this.#validate.close();
     this.#shutdown.abort();
   }
+}
+
+/**
+ * Every attempt reaches NTS and counts against the day: the numbers are taken before it goes
+ * (none go once the day is spent), and a gateway saying the key's allowance is spent spends our
+ * day too, so no process asks again before the next one.
+ */
+function counted<R>(daily: DailyBudget | undefined, call: (keys: string[], signal: AbortSignal) => Promise<R>) {
+  if (!daily) return call;
+  return async (keys: string[], signal: AbortSignal): Promise<R> => {
+    await daily.take(keys.length);
+    try {
+      return await call(keys, signal);
+    } catch (error) {
+      if (error instanceof UpstreamError && error.fault === 'quota_exhausted') {
+        await daily.spend();
+        throw exhausted(new Date(), error.message);
+      }
+      throw error;
+    }
+  };
 }
 
 /** Each attempt timed and classified; an attempt cut off by its timeout counts as a timeout. */

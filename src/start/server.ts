@@ -30,6 +30,7 @@ import { buildOpsApp } from '../api/ops-app.ts';
 import { Metrics } from '../metrics/metrics.ts';
 import { chunkCommits, observedStatus } from '../metrics/instrument.ts';
 import { openUpstreamBudget } from './budget.ts';
+import { DailyBudget } from '../registry/daily-budget.ts';
 import { PollingLoop } from '../jobs/polling-loop.ts';
 
 export interface RunningServer {
@@ -57,6 +58,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const store = withAuthCache(await openStore(config.store), { ttlMs: config.authCacheTtlMs });
   const metrics = config.metrics.enabled ? new Metrics({ role: config.role }) : undefined;
   const budget = openUpstreamBudget(config);
+  // the sandbox asks nobody, and 0 means no daily limit
+  const daily = config.nts.serviceKey && config.upstream.maxNumbersPerDay > 0 ? new DailyBudget(store.upstreamDaily, config.upstream.maxNumbersPerDay, now) : undefined;
   const registry = createRegistry({
     serviceKey: config.nts.serviceKey,
     baseUrl: config.nts.baseUrl,
@@ -64,6 +67,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     concurrency: config.nts.concurrency,
     halfOpenAfterMs: config.upstream.breakerHalfOpenMs,
     budget,
+    ...(daily ? { daily } : {}),
     observer: metrics?.upstreamObserver(),
   });
   const plainStatus = createStatusService({ registry, cache: store.statusCache, ttlSeconds: config.nts.cacheTtlSeconds, now });
@@ -72,8 +76,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const directory = await chooseDirectory(config.addresses, store);
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
   const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
-  const worker = new BatchWorker({ store, ...(metrics ? { onCommit: chunkCommits(metrics) } : {}), status, assess, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, log });
-  const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows, chunkChars: config.batch.chunkChars, parseHeapMb: config.batch.parseHeapMb, uploadLeaseMs: config.batch.uploadLeaseMs }, { now, onQueued: () => worker.notify() });
+  const worker = new BatchWorker({ store, ...(metrics ? { onCommit: chunkCommits(metrics) } : {}), status, assess, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, upstreamWaitMs: config.batch.upstreamWaitMs, upstreamRetryMs: config.batch.upstreamRetryMs, log });
+  const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows, chunkChars: config.batch.chunkChars, parseHeapMb: config.batch.parseHeapMb, uploadLeaseMs: config.batch.uploadLeaseMs, upstreamWaitMs: config.batch.upstreamWaitMs }, { now, onQueued: () => worker.notify() });
   // uploads a crashed process left half-written are invisible; clear them out now and whenever
   // a lease runs out, so a dead upload's chunks do not wait for the next restart
   await batch.sweepDeadUploads();

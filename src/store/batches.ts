@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { StatusAnswer } from '../domain/status.ts';
 import { chargeJob, splitRefund } from '../domain/charges.ts';
 import { afterChunk } from '../domain/job-progress.ts';
-import type { BatchJob, ChunkLease, NumberOutcome, SharedNumber, Tally } from '../domain/batch.ts';
+import { type BatchJob, type ChunkLease, DAILY_LIMIT_REASON, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { ChunkCommit, ChunkText, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NewJob, StoredChunkText } from './batch-store.ts';
 import { toJob, toLease } from './batch-rows.ts';
 import { json } from './rows.ts';
@@ -36,6 +36,9 @@ async function countsOf(sql: Sql, jobId: string): Promise<Tally> {
   }
   return out;
 }
+
+/** A wait for the next day's allowance, as opposed to an outage (timed apart). */
+const dailyOf = (why: unknown): boolean => typeof why === 'string' && why.startsWith(DAILY_LIMIT_REASON);
 
 export class BatchStore extends OverSql {
   /** A job in state 'uploading', invisible but to its Idempotency-Key, leased to its uploader until `uploadLeaseUntil`. */
@@ -157,6 +160,36 @@ export class BatchStore extends OverSql {
       await t.run("UPDATE batch_jobs SET status = 'processing', started_at = coalesce(started_at, ?) WHERE id = ? AND status = 'queued'", [now.toISOString(), r.job_id]);
       return toLease(r);
     });
+  }
+
+  /**
+   * Gives a leased chunk back to wait for NTS: claimable again at `until`, its claim not counted
+   * as a failed attempt, and its job marked waiting (since the first time, with the latest reason).
+   * False when the lease was lost meanwhile.
+   */
+  deferChunk(lease: ChunkLease, holder: string, until: Date, reason: string, now: Date): Promise<boolean> {
+    return this.sql.tx(async (t) => {
+      const n = await t.run(
+        `UPDATE batch_chunks SET lease_expires_at = ?, attempts = greatest(attempts - 1, 0)
+          WHERE job_id = ? AND chunk_no = ? AND state = 'leased' AND holder = ?`,
+        [until.toISOString(), lease.jobId, lease.chunkNo, holder],
+      );
+      if (n === 0) return false;
+      // waiting for the next day's allowance and waiting out an outage are timed apart: an
+      // outage after a spent day starts its own clock
+      const r = await t.get('SELECT upstream_wait_since, upstream_wait_reason FROM batch_jobs WHERE id = ?', [lease.jobId]);
+      const restart = r?.upstream_wait_since == null || dailyOf(r.upstream_wait_reason) !== dailyOf(reason);
+      await t.run(
+        `UPDATE batch_jobs SET upstream_wait_reason = ?${restart ? ', upstream_wait_since = ?' : ''} WHERE id = ?`,
+        restart ? [reason, now.toISOString(), lease.jobId] : [reason, lease.jobId],
+      );
+      return true;
+    });
+  }
+
+  /** NTS answers again: the job no longer waits. */
+  async endUpstreamWait(jobId: string): Promise<void> {
+    await this.sql.run('UPDATE batch_jobs SET upstream_wait_since = NULL, upstream_wait_reason = NULL WHERE id = ? AND upstream_wait_since IS NOT NULL', [jobId]);
   }
 
   /** A chunk's rows as stored and the job's columns; null when there is no such chunk. */

@@ -13,6 +13,7 @@ import { ModelStore } from './model-store.ts';
 import { type Dialect, OverSql } from './sql.ts';
 import { StatusCacheStore } from './status-cache-store.ts';
 import { UsageStore } from './usage-store.ts';
+import { UpstreamDailyStore } from './upstream-daily-store.ts';
 import { WatchStore, WebhookStore } from './watches.ts';
 import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 
@@ -43,6 +44,8 @@ export interface Store {
   readonly webhooks: WebhookStore;
   /** the web console's passwords, sessions and sign-in attempts */
   readonly console: ConsoleStore;
+  /** numbers asked of NTS per KST day, against the daily allowance */
+  readonly upstreamDaily: UpstreamDailyStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   /** The migrations applied, in order (for operators, and to check that running them again adds none). */
@@ -68,6 +71,7 @@ export abstract class SqlStore extends OverSql implements Store {
   readonly watches = new WatchStore(this.sql);
   readonly webhooks = new WebhookStore(this.sql);
   readonly console = new ConsoleStore(this.sql);
+  readonly upstreamDaily = new UpstreamDailyStore(this.sql);
 
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;
@@ -103,6 +107,7 @@ export function withStores(store: Store, replace: Partial<Concerns>): Store {
     watches: replace.watches ?? store.watches,
     webhooks: replace.webhooks ?? store.webhooks,
     console: replace.console ?? store.console,
+    upstreamDaily: replace.upstreamDaily ?? store.upstreamDaily,
     migrate: () => store.migrate(),
     migrationVersions: () => store.migrationVersions(),
     ping: () => store.ping(),

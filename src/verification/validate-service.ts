@@ -5,6 +5,8 @@ import type { Locale } from '../domain/locale.ts';
 import { buildVerification, formatReason, type Verification } from '../domain/verification.ts';
 import { openingDate, type ValidateQuery, validateKey, type ValidatedAnswer, type Validator, validateQuery } from '../domain/validation.ts';
 import { AppError } from '../errors.ts';
+import { unansweredProblem } from '../registry/daily-budget.ts';
+import { UpstreamError } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
 
@@ -33,8 +35,6 @@ export interface ValidationResult extends Omit<StatusPart, 'biz_status'> {
   /** the status NTS returned with a confirmation; `invalid` for a bad check digit; null when not confirmed */
   biz_status: Verification['biz_status'] | null;
 }
-
-const UPSTREAM_RETRY_AFTER_S = 30;
 
 /** The question NTS is asked, or a 400 naming what is wrong with the input. */
 export function queryFromInput(input: ValidateInput): ValidateQuery {
@@ -98,18 +98,19 @@ export class ValidateService {
       return { result: validationResult(query.b_no, null, locale), quota: await this.#quota.current(account) };
     }
     const reservation = await this.#quota.reserveOne(account);
-    let validated: ValidatedAnswer | undefined;
+    let asked;
     try {
-      validated = (await this.#validator.validate([query])).answers.get(validateKey(query));
+      asked = await this.#validator.validate([query]);
     } catch (err) {
       await this.#quota.refund(reservation);
       throw err;
     }
+    const validated = asked.answers.get(validateKey(query));
     if (!validated) {
       await this.#quota.refund(reservation);
-      throw new AppError('upstream_unavailable', 'the National Tax Service did not answer the authenticity check; nothing was charged', {
-        headers: { 'retry-after': String(UPSTREAM_RETRY_AFTER_S) },
-      });
+      const failure = asked.unanswered.get(validateKey(query));
+      const p = unansweredProblem(failure instanceof UpstreamError ? failure : undefined, 'this authenticity check');
+      throw new AppError(p.code, p.detail, { headers: { 'retry-after': String(p.retryAfterS) } });
     }
     return { result: validationResult(query.b_no, validated, locale), quota: reservation.state };
   }

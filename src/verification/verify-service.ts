@@ -4,6 +4,7 @@ import { hasValidCheckDigit } from '../domain/bizno.ts';
 import type { Locale } from '../domain/locale.ts';
 import { buildVerification, type Verification } from '../domain/verification.ts';
 import { AppError } from '../errors.ts';
+import { unansweredProblem } from '../registry/daily-budget.ts';
 import type { StatusService } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
@@ -19,9 +20,6 @@ export interface VerifyOutcome {
   result: Verification;
   quota: QuotaState;
 }
-
-/** Seconds a client should wait before asking again while the upstream is down. */
-const UPSTREAM_RETRY_AFTER_S = 30;
 
 export class VerifyService {
   readonly #status: StatusService;
@@ -50,18 +48,18 @@ export class VerifyService {
       return { result: buildVerification(input.b_no, null, { invalid: true, locale }), quota: await this.#quota.current(account) };
     }
     const reservation = await this.#quota.reserveOne(account);
-    let answer;
+    let looked;
     try {
-      answer = (await this.#status.lookup([input.b_no])).answers.get(input.b_no);
+      looked = await this.#status.lookup([input.b_no]);
     } catch (err) {
       await this.#quota.refund(reservation);
       throw err;
     }
+    const answer = looked.answers.get(input.b_no);
     if (!answer) {
       await this.#quota.refund(reservation);
-      throw new AppError('upstream_unavailable', 'the National Tax Service did not answer and nothing is cached for this number; nothing was charged', {
-        headers: { 'retry-after': String(UPSTREAM_RETRY_AFTER_S) },
-      });
+      const p = unansweredProblem(looked.unanswered.get(input.b_no), 'this number');
+      throw new AppError(p.code, p.detail, { headers: { 'retry-after': String(p.retryAfterS) } });
     }
     // a stale answer stands in during an outage; like offline answers it is not charged
     if (answer.stale) await this.#quota.refund(reservation);

@@ -26,7 +26,7 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       nts = await startFakeNts({ ...CHAOS, seed: 11 });
       const env = {
         ...db.env, NTS_SERVICE_KEY: 'k', NTS_BASE_URL: nts.url, NTS_TIMEOUT_MS: '600', NTS_BREAKER_HALF_OPEN_SECONDS: '2',
-        BATCH_CHUNK_ROWS: '25', BATCH_LEASE_SECONDS: '60',
+        BATCH_CHUNK_ROWS: '25', BATCH_LEASE_SECONDS: '60', BATCH_UPSTREAM_RETRY_SECONDS: '1',
       };
       // PostgreSQL: the API and the worker in processes of their own; embedded: one process
       all = kind === 'postgres'

@@ -39,11 +39,13 @@ test('empty variables count as unset', () => {
 test('roles, the shared NTS budget and metrics: defaults, values and refusals', () => {
   const d = loadConfig({});
   assert.equal(d.role, 'all');
-  assert.deepEqual(d.upstream, { maxCallsPerSecond: 0, breakerHalfOpenMs: 10_000 });
+  assert.deepEqual(d.upstream, { maxCallsPerSecond: 0, breakerHalfOpenMs: 10_000, maxNumbersPerDay: 1_000_000 });
+  assert.equal(d.batch.upstreamWaitMs, 6 * 3600_000);
   assert.deepEqual(d.metrics, { enabled: true });
-  const c = loadConfig({ BIZCHECK_ROLE: 'worker', NTS_MAX_CALLS_PER_SECOND: '30', NTS_BREAKER_HALF_OPEN_SECONDS: '2', METRICS_ENABLED: 'false' });
+  const c = loadConfig({ BIZCHECK_ROLE: 'worker', NTS_MAX_CALLS_PER_SECOND: '30', NTS_BREAKER_HALF_OPEN_SECONDS: '2', METRICS_ENABLED: 'false', NTS_MAX_NUMBERS_PER_DAY: '0' });
   assert.equal(c.role, 'worker');
-  assert.deepEqual(c.upstream, { maxCallsPerSecond: 30, breakerHalfOpenMs: 2000 });
+  assert.deepEqual(c.upstream, { maxCallsPerSecond: 30, breakerHalfOpenMs: 2000, maxNumbersPerDay: 0 });
+  assert.throws(() => loadConfig({ NTS_MAX_NUMBERS_PER_DAY: 'lots' }), /NTS_MAX_NUMBERS_PER_DAY/);
   assert.deepEqual(c.metrics, { enabled: false });
   assert.throws(() => loadConfig({ BIZCHECK_ROLE: 'scheduler' }), /BIZCHECK_ROLE="scheduler"/);
   assert.throws(() => loadConfig({ NTS_MAX_CALLS_PER_SECOND: '-1' }), /NTS_MAX_CALLS_PER_SECOND/);

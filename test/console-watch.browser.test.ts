@@ -235,6 +235,19 @@ function watchSuite(kind: StoreKind): void {
       assert.match((await delivered.locator('.attempt-list').textContent()) ?? '', /1번째 시도 .* HTTP 200/);
       assert.match((await delivered.locator('.payload').textContent()) ?? '', /"type": "webhook.test"/);
       await screenshot(page, `${kind}-desktop-12-webhook-log`);
+
+      // choose the events: only closures and suspensions; the secret stays
+      const picker = page.getByTestId('event-picker');
+      for (const box of await picker.getByRole('checkbox').all()) {
+        const value = await box.getAttribute('value');
+        if ((value === 'watch.closed' || value === 'watch.suspended') !== (await box.isChecked())) await box.click();
+      }
+      await picker.getByRole('button', { name: '이벤트 선택 저장' }).click();
+      await page.getByRole('status').filter({ hasText: '받을 이벤트를 저장했습니다' }).waitFor();
+      const chosen = await (await ctx.request.get(`${srv.url}/console/api/webhook`)).json();
+      assert.deepEqual(chosen.enabled_events, ['watch.closed', 'watch.suspended']);
+      assert.equal(await page.getByTestId('secret-hint').textContent(), `${secret.slice(0, 10)}…`);
+      await screenshot(page, `${kind}-desktop-13-webhook-events`);
     } finally {
       await ctx.close();
     }

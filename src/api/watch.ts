@@ -22,11 +22,14 @@ const WatchRequest = Type.Object(
 );
 
 const STATE_FIELDS = {
-  biz_status: Type.String({ description: 'active | suspended | closed | unregistered | unknown (not answered yet)' }),
+  biz_status: Type.String({ description: 'active | suspended | closed | converted | unregistered | unknown (not answered yet)' }),
   grade: Nullable(Type.String(), 'A (safest) to E; null without a name'),
   bounce_prob: Nullable(Type.Number(), '0..1; null without a name'),
   action: Nullable(Type.String(), 'recommended action; null without a name'),
   closed_on: Nullable(Type.String(), 'closure date (YYYY-MM-DD) when closed'),
+  tax_type: Nullable(Type.String(), 'NTS tax type text'),
+  tax_type_cd: Nullable(Type.String(), 'NTS tax type code (01 일반, 02 간이, 04 면세, 07 간이 세금계산서 발급, …)'),
+  tax_type_change_dt: Nullable(Type.String(), 'when the tax type last changed (YYYY-MM-DD)'),
 };
 
 export const WatchRecord = Type.Object({
@@ -50,7 +53,16 @@ const HistoryEntry = Type.Object({
   checked_at: Type.String(),
   ...STATE_FIELDS,
   previous_attributes: Type.Union(
-    [Type.Object({ biz_status: Type.Optional(Type.String()), grade: Type.Optional(Nullable(Type.String())) }), Type.Null()],
+    [
+      Type.Object({
+        biz_status: Type.Optional(Type.String()),
+        grade: Type.Optional(Nullable(Type.String())),
+        closed_on: Type.Optional(Nullable(Type.String())),
+        tax_type_cd: Type.Optional(Nullable(Type.String())),
+        tax_type: Type.Optional(Nullable(Type.String())),
+      }),
+      Type.Null(),
+    ],
     { description: 'the values before this check of what it changed; null for the first answered check' },
   ),
 });
@@ -78,6 +90,9 @@ export function watchRecord(w: Watch) {
     bounce_prob: s?.bounce_prob ?? null,
     action: s?.action ?? null,
     closed_on: s?.closed_on ?? null,
+    tax_type: s?.tax_type ?? null,
+    tax_type_cd: s?.tax_type_cd ?? null,
+    tax_type_change_dt: s?.tax_type_change_dt ?? null,
     last_checked_at: w.lastCheckedAt,
     next_check_at: w.nextCheckAt,
     check_failures: w.failures,
@@ -86,7 +101,7 @@ export function watchRecord(w: Watch) {
 }
 
 function historyEntry(h: WatchHistoryEntry) {
-  return { checked_at: h.checkedAt, ...h.state, previous_attributes: h.previous };
+  return { checked_at: h.checkedAt, tax_type: null, tax_type_cd: null, tax_type_change_dt: null, ...h.state, previous_attributes: h.previous };
 }
 
 export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {

@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { decodeCursor, encodeCursor } from '../domain/list-cursor.ts';
+import { WEBHOOK_EVENT_TYPES } from '../domain/webhook.ts';
 import { AppError } from '../errors.ts';
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from '../domain/watch-entities.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
@@ -12,13 +13,22 @@ import { Problem, problemResponses } from './schemas.ts';
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(t: T, description?: string) =>
   Type.Union([t, Type.Null()], description ? { description } : {});
 
-const PutWebhook = Type.Object({ url: Type.String({ maxLength: 2000, description: 'https URL that receives POSTed events' }) }, { additionalProperties: false });
+const EventList = Type.Array(Type.String({ enum: [...WEBHOOK_EVENT_TYPES] }), {
+  maxItems: 50,
+  description: 'event types to send; every type when left out (webhook.test is always sent when asked for)',
+});
+const PutWebhook = Type.Object(
+  { url: Type.String({ maxLength: 2000, description: 'https URL that receives POSTed events' }), enabled_events: Type.Optional(EventList) },
+  { additionalProperties: false },
+);
+const PatchWebhook = Type.Object({ enabled_events: Nullable(EventList, 'null: every type') }, { additionalProperties: false });
 
 const EndpointFields = {
   url: Type.String(),
   enabled: Type.Boolean({ description: 'false after the endpoint answered 410 Gone; PUT again to re-enable' }),
   disabled_reason: Nullable(Type.String()),
   events: Type.Array(Type.String(), { description: 'event types sent to it' }),
+  enabled_events: Nullable(Type.Array(Type.String()), 'the types chosen with PUT or PATCH; null: every type'),
   created_at: Type.String(),
   updated_at: Type.String(),
 };
@@ -55,10 +65,12 @@ const DeliveriesQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export const EVENT_TYPES = ['watch.closed', 'watch.changed', 'batch.done', 'webhook.test'];
-
 function endpointFields(e: WebhookEndpoint) {
-  return { url: e.url, enabled: e.disabledAt === null, disabled_reason: e.disabledReason, events: EVENT_TYPES, created_at: e.createdAt, updated_at: e.updatedAt };
+  const events = e.enabledEvents === null ? [...WEBHOOK_EVENT_TYPES] : [...e.enabledEvents, ...(e.enabledEvents.includes('webhook.test') ? [] : ['webhook.test'])];
+  return {
+    url: e.url, enabled: e.disabledAt === null, disabled_reason: e.disabledReason, events, enabled_events: e.enabledEvents,
+    created_at: e.createdAt, updated_at: e.updatedAt,
+  };
 }
 
 function deliveryView(d: WebhookDelivery & { log: WebhookAttempt[] }) {
@@ -83,8 +95,16 @@ export function webhookRoutes(service: WebhookService): FastifyPluginAsyncTypebo
       '/webhook',
       { schema: { summary: 'Set the webhook endpoint; returns a new signing secret, shown once', body: PutWebhook, response: { 200: EndpointWithSecret, ...problemResponses } } },
       async (request) => {
-        const e = await service.put(requireAccount(request), request.body.url);
+        const e = await service.put(requireAccount(request), request.body.url, request.body.enabled_events);
         return { ...endpointFields(e), secret: e.secret };
+      },
+    );
+    app.patch(
+      '/webhook',
+      { schema: { summary: 'Choose the event types sent, keeping the URL and secret', body: PatchWebhook, response: { 200: Endpoint, ...problemResponses, 404: Problem } } },
+      async (request) => {
+        const e = await service.setEvents(requireAccount(request), request.body.enabled_events);
+        return { ...endpointFields(e), secret_hint: `${e.secret.slice(0, 10)}…` };
       },
     );
     app.get('/webhook', { schema: { summary: 'The webhook endpoint (without its secret)', response: { 200: Endpoint, ...problemResponses, 404: Problem } } }, async (request) => {

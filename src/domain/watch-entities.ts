@@ -46,6 +46,8 @@ export interface WebhookEndpoint {
   updatedAt: string;
   disabledAt: string | null;
   disabledReason: string | null;
+  /** the event types it wants; null for every type */
+  enabledEvents: string[] | null;
 }
 
 export type DeliveryState = 'pending' | 'delivered' | 'failed' | 'abandoned';

@@ -23,8 +23,24 @@ test('watch.closed is raised on the transition into closed only', () => {
   assert.deepEqual(eventsOf(changeOf(s('suspended'), s('closed'))), ['watch.changed', 'watch.closed']);
   // closed already, the grade moves: a change, not a second closure
   assert.deepEqual(eventsOf(changeOf(s('closed', 'D'), s('closed', 'E'))), ['watch.changed']);
-  assert.deepEqual(eventsOf(changeOf(s('closed'), s('active'))), ['watch.changed']);
+  assert.deepEqual(eventsOf(changeOf(s('closed'), s('active'))), ['watch.changed', 'watch.reopened']);
   assert.deepEqual(eventsOf(null), []);
+});
+
+test('each transition has its own event, told once', () => {
+  const t = (over: Partial<WatchState>, base: WatchState = s('active')): WatchState => ({ ...base, tax_type_cd: '01', tax_type: '일반', tax_type_change_dt: null, ...over });
+  assert.deepEqual(eventsOf(changeOf(t({}), t({ biz_status: 'suspended' }))), ['watch.changed', 'watch.suspended']);
+  assert.deepEqual(eventsOf(changeOf(t({ biz_status: 'suspended' }), t({}))), ['watch.changed', 'watch.reopened']);
+  assert.deepEqual(eventsOf(changeOf(t({}), t({ biz_status: 'converted' }))), ['watch.changed', 'watch.converted']);
+  assert.deepEqual(eventsOf(changeOf(t({ biz_status: 'unregistered' }), t({}))), ['watch.changed'], 'registered at last is not a reopening');
+  const taxed = changeOf(t({}), t({ tax_type_cd: '02', tax_type: '간이', tax_type_change_dt: '2026-07-01' }));
+  assert.deepEqual(eventsOf(taxed), ['watch.changed', 'watch.tax_type_changed']);
+  assert.deepEqual(taxed?.previous, { tax_type_cd: '01', tax_type: '일반' });
+  const closed = t({ biz_status: 'closed', closed_on: '2026-11-20' });
+  assert.deepEqual(eventsOf(changeOf(closed, { ...closed, closed_on: '2026-11-10' })), ['watch.changed', 'watch.closed_on_corrected']);
+  assert.deepEqual(changeOf(t({}), closed)?.previous, { biz_status: 'active' }, 'a closure date arriving with the closure is not a correction');
+  // a state stored before tax types were kept has nothing to compare with
+  assert.equal(changeOf(s('active'), t({})), null);
 });
 
 test('the next check is one plan interval later', () => {

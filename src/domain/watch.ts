@@ -9,12 +9,19 @@ export interface WatchState {
   bounce_prob: number | null;
   action: string | null;
   closed_on: string | null;
+  /** NTS tax type code and text, and when it last changed (YYYY-MM-DD); absent in states stored before they were kept */
+  tax_type_cd?: string | null;
+  tax_type?: string | null;
+  tax_type_change_dt?: string | null;
 }
 
-/** The fields whose change makes a history entry (Middesk-style `previous_attributes`). */
-export const TRACKED = ['biz_status', 'grade'] as const;
+/**
+ * The fields whose change makes a history entry (Middesk-style `previous_attributes`). A field
+ * an older stored state lacks is not compared: not knowing it before is not a change.
+ */
+export const TRACKED = ['biz_status', 'grade', 'closed_on', 'tax_type_cd'] as const;
 export type TrackedField = (typeof TRACKED)[number];
-export type PreviousAttributes = Partial<Pick<WatchState, TrackedField>>;
+export type PreviousAttributes = Partial<Pick<WatchState, TrackedField | 'tax_type'>>;
 
 export interface WatchChange {
   /** null for the first answered check: the timeline starts there, nothing changed from */
@@ -26,20 +33,45 @@ export interface WatchChange {
 export function changeOf(before: WatchState | null, after: WatchState): WatchChange | null {
   if (!before) return { previous: null, current: after };
   const previous: PreviousAttributes = {};
-  for (const f of TRACKED) if (before[f] !== after[f]) Object.assign(previous, { [f]: before[f] });
+  for (const f of TRACKED) {
+    if (before[f] === undefined || before[f] === after[f]) continue;
+    // a closure date comes and goes with the closure itself; on its own it is a correction
+    if (f === 'closed_on' && (before.biz_status !== 'closed' || after.biz_status !== 'closed')) continue;
+    Object.assign(previous, { [f]: before[f] });
+  }
+  // a new tax type is told with the type it replaced, by name too
+  if ('tax_type_cd' in previous) previous.tax_type = before.tax_type ?? null;
   return Object.keys(previous).length > 0 ? { previous, current: after } : null;
 }
 
-export type WatchEventType = 'watch.changed' | 'watch.closed';
+export const WATCH_EVENT_TYPES = [
+  'watch.changed', 'watch.closed', 'watch.suspended', 'watch.reopened', 'watch.converted', 'watch.tax_type_changed', 'watch.closed_on_corrected',
+] as const;
+export type WatchEventType = (typeof WATCH_EVENT_TYPES)[number];
 
 /**
  * Events a change raises. The first answered check raises none (the caller saw that state when
- * registering). `watch.closed` only on the transition into closed, so a closure is told once.
+ * registering). Each specific event is raised on the transition itself, so it is told once:
+ * - `watch.closed` into 폐업 (never for a 단위과세 conversion, which is `watch.converted`);
+ * - `watch.suspended` into 휴업; `watch.reopened` back to 계속 from 휴업 or 폐업;
+ * - `watch.tax_type_changed` when NTS's tax type code changes (with `tax_type_change_dt`);
+ * - `watch.closed_on_corrected` when a closed business's closure date changes.
+ * `watch.changed` comes with every change of a tracked field (status, grade, closure date, tax type).
  */
 export function eventsOf(change: WatchChange | null): WatchEventType[] {
   if (!change?.previous) return [];
+  const { previous: p, current: c } = change;
   const events: WatchEventType[] = ['watch.changed'];
-  if (change.current.biz_status === 'closed' && 'biz_status' in change.previous) events.push('watch.closed');
+  if ('biz_status' in p) {
+    if (c.biz_status === 'closed') events.push('watch.closed');
+    if (c.biz_status === 'suspended') events.push('watch.suspended');
+    if (c.biz_status === 'converted') events.push('watch.converted');
+    if (c.biz_status === 'active' && (p.biz_status === 'suspended' || p.biz_status === 'closed')) events.push('watch.reopened');
+  } else if ('closed_on' in p && c.biz_status === 'closed' && p.closed_on !== null && c.closed_on !== null) {
+    events.push('watch.closed_on_corrected');
+  }
+  // an unregistered or unknown number has no tax type to change from or to
+  if ('tax_type_cd' in p && p.tax_type_cd && c.tax_type_cd) events.push('watch.tax_type_changed');
   return events;
 }
 

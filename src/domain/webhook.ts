@@ -1,10 +1,21 @@
 // Webhook rules, pure: Standard Webhooks signatures (https://www.standardwebhooks.com) and the
 // retry schedule. Signing uses node:crypto's HMAC but no I/O.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { WATCH_EVENT_TYPES } from './watch.ts';
 
 const SECRET_PREFIX = 'whsec_';
 
 /** A new signing secret, `whsec_` + base64 of 32 random bytes (the Standard Webhooks form). */
+/** Every event type an endpoint can receive; `webhook.test` is always sent when asked for. */
+export const WEBHOOK_EVENT_TYPES = [...WATCH_EVENT_TYPES, 'batch.done', 'webhook.test'] as const;
+
+/** The types an endpoint asked for, deduplicated in the canonical order; null (all) when none were named. */
+export function enabledEventsOf(requested: readonly string[] | undefined): string[] | null {
+  if (requested === undefined) return null;
+  const wanted = new Set(requested);
+  return WEBHOOK_EVENT_TYPES.filter((t) => wanted.has(t));
+}
+
 export function newSigningSecret(): string {
   return SECRET_PREFIX + randomBytes(32).toString('base64');
 }

@@ -40,6 +40,7 @@ export function toEndpoint(r: Row): WebhookEndpoint {
     updatedAt: iso(r.updated_at),
     disabledAt: isoOrNull(r.disabled_at),
     disabledReason: str(r.disabled_reason),
+    enabledEvents: r.enabled_events == null ? null : json<string[]>(r.enabled_events),
   };
 }
 

@@ -6,7 +6,7 @@ import { OverSql, type Sql } from './sql.ts';
 import { attemptsByDelivery, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
 import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
 import type { DueDelivery, ListCursor, Watch, WatchHistoryEntry, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventInput } from '../domain/watch-entities.ts';
-import { num } from './rows.ts';
+import { json, num } from './rows.ts';
 
 /** One check to commit: the entry's new state, its history row and the events it raises, together. */
 export interface WatchCheckCommit {
@@ -29,8 +29,14 @@ export interface AttemptOutcome {
   disableEndpoint: { reason: string } | null;
 }
 
-/** Queues an event for the account's enabled endpoint, in the caller's transaction; false without one. */
+/**
+ * Queues an event for the account's enabled endpoint, in the caller's transaction; false without
+ * one, or when the endpoint did not ask for this type (a test event is always sent).
+ */
 export async function enqueueEvent(t: Sql, accountId: string, e: WebhookEventInput, at: string): Promise<boolean> {
+  const endpoint = await t.get('SELECT enabled_events FROM webhook_endpoints WHERE account_id = ? AND disabled_at IS NULL', [accountId]);
+  if (!endpoint) return false;
+  if (endpoint.enabled_events != null && e.type !== 'webhook.test' && !json<string[]>(endpoint.enabled_events).includes(e.type)) return false;
   const n = await t.run(
     `INSERT INTO webhook_deliveries (id, account_id, type, body, state, attempts, next_attempt_at, created_at)
      SELECT ?, account_id, ?, ?, 'pending', 0, ?, ? FROM webhook_endpoints WHERE account_id = ? AND disabled_at IS NULL`,
@@ -150,11 +156,19 @@ export class WebhookStore extends OverSql {
   /** Creates or replaces the account's endpoint (enabled). */
   async putEndpoint(e: WebhookEndpoint): Promise<void> {
     await this.sql.run(
-      `INSERT INTO webhook_endpoints (account_id, url, secret, created_at, updated_at) VALUES (?, ?, ?, ?, ?)
+      `INSERT INTO webhook_endpoints (account_id, url, secret, created_at, updated_at, enabled_events) VALUES (?, ?, ?, ?, ?, ?)
        ON CONFLICT (account_id) DO UPDATE SET url = excluded.url, secret = excluded.secret, updated_at = excluded.updated_at,
-         disabled_at = NULL, disabled_reason = NULL`,
-      [e.accountId, e.url, e.secret, e.createdAt, e.updatedAt],
+         disabled_at = NULL, disabled_reason = NULL, enabled_events = excluded.enabled_events`,
+      [e.accountId, e.url, e.secret, e.createdAt, e.updatedAt, e.enabledEvents === null ? null : JSON.stringify(e.enabledEvents)],
     );
+  }
+
+  /** Which events the endpoint receives (null: all); false when there is no endpoint. */
+  async setEnabledEvents(accountId: string, events: readonly string[] | null, at: string): Promise<boolean> {
+    const n = await this.sql.run('UPDATE webhook_endpoints SET enabled_events = ?, updated_at = ? WHERE account_id = ?', [
+      events === null ? null : JSON.stringify(events), at, accountId,
+    ]);
+    return n > 0;
   }
 
   async getEndpoint(accountId: string): Promise<WebhookEndpoint | null> {

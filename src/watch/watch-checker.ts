@@ -2,7 +2,7 @@
 // upstream calls of 100), then the assessment for entries with a name. Answers that are not fresh
 // (upstream down, only a stale cache entry) are reported as missing, so a check never records a
 // change it did not observe.
-import { buildVerification } from '../domain/verification.ts';
+import { buildVerification, ntsDate } from '../domain/verification.ts';
 import type { WatchState } from '../domain/watch.ts';
 import type { StatusService } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
@@ -41,8 +41,9 @@ export class WatchChecker {
         const answer = answers.get(t.bno);
         if (!answer || answer.stale) return null;
         const v = buildVerification(t.bno, answer, { invalid: false, locale: 'ko' });
+        const tax = { tax_type_cd: v.tax_type === null ? null : answer.record.tax_type_cd || null, tax_type: v.tax_type, tax_type_change_dt: ntsDate(answer.record.tax_type_change_dt) };
         const name = t.name?.trim();
-        if (!name) return { biz_status: v.biz_status, grade: null, bounce_prob: null, action: null, closed_on: v.closed_on };
+        if (!name) return { biz_status: v.biz_status, grade: null, bounce_prob: null, action: null, closed_on: v.closed_on, ...tax };
         let fields;
         try {
           ({ fields } = await this.#assess.assess(t.account, v, { name, address: t.address ?? undefined }, 'ko', asOf));
@@ -51,7 +52,7 @@ export class WatchChecker {
           this.#onError(err);
           return null;
         }
-        return { biz_status: v.biz_status, grade: fields.grade, bounce_prob: fields.bounce_prob, action: fields.action, closed_on: v.closed_on };
+        return { biz_status: v.biz_status, grade: fields.grade, bounce_prob: fields.bounce_prob, action: fields.action, closed_on: v.closed_on, ...tax };
       }),
     );
   }

@@ -1,6 +1,6 @@
 // An account's webhook endpoint as the API manages it, and the log of what was sent to it.
 import { newId } from '../accounts/api-key.ts';
-import { newSigningSecret } from '../domain/webhook.ts';
+import { enabledEventsOf, newSigningSecret } from '../domain/webhook.ts';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
@@ -22,7 +22,7 @@ export class WebhookService {
   }
 
   /** Sets (or replaces) the endpoint with a new signing secret, returned this once. */
-  async put(account: Account, url: string): Promise<WebhookEndpoint> {
+  async put(account: Account, url: string, events?: readonly string[]): Promise<WebhookEndpoint> {
     watchPlan(account);
     const problem = webhookUrlProblem(url, this.#policy);
     if (problem) throw new AppError('bad_request', `url: ${problem}`);
@@ -36,9 +36,19 @@ export class WebhookService {
       updatedAt: at,
       disabledAt: null,
       disabledReason: null,
+      enabledEvents: enabledEventsOf(events),
     };
     await this.#store.webhooks.putEndpoint(endpoint);
     return endpoint;
+  }
+
+  /** Changes which events the endpoint receives, keeping its URL and secret. */
+  async setEvents(account: Account, events: readonly string[] | null): Promise<WebhookEndpoint> {
+    const existing = await this.get(account);
+    const enabledEvents = events === null ? null : enabledEventsOf(events);
+    const at = this.#now().toISOString();
+    if (!(await this.#store.webhooks.setEnabledEvents(account.id, enabledEvents, at))) throw new AppError('not_found', 'no webhook endpoint is set; PUT /webhook with a url sets one');
+    return { ...existing, enabledEvents, updatedAt: at };
   }
 
   async get(account: Account): Promise<WebhookEndpoint> {

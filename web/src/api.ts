@@ -171,6 +171,8 @@ export interface WebhookEndpoint {
   enabled: boolean;
   disabled_reason: string | null;
   events: string[];
+  /** the types chosen; null: every type */
+  enabled_events: string[] | null;
   created_at: string;
   updated_at: string;
   secret_hint: string;

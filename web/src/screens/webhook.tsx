@@ -89,6 +89,68 @@ function UrlForm(props: { current: WebhookEndpoint | null; onSaved: (e: WebhookE
   );
 }
 
+/** The event types an endpoint may choose (webhook.test is always sent when asked for). */
+const CHOOSABLE = [
+  'watch.closed', 'watch.suspended', 'watch.reopened', 'watch.converted', 'watch.tax_type_changed', 'watch.closed_on_corrected', 'watch.changed', 'batch.done',
+] as const;
+
+function EventPicker(props: { endpoint: WebhookEndpoint; onSaved: (e: WebhookEndpoint) => void }) {
+  const { t } = useI18n();
+  const initial = props.endpoint.enabled_events ?? [...CHOOSABLE];
+  const [chosen, setChosen] = useState<Set<string>>(new Set(initial));
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState(false);
+  const save = async (ev: Event) => {
+    ev.preventDefault();
+    setBusy(true);
+    setError(null);
+    setSaved(false);
+    try {
+      const all = CHOOSABLE.every((c) => chosen.has(c));
+      const e = await api<WebhookEndpoint>('PATCH', '/webhook', { enabled_events: all ? null : CHOOSABLE.filter((c) => chosen.has(c)) });
+      setSaved(true);
+      props.onSaved(e);
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card" onSubmit={(e) => void save(e)} aria-labelledby="webhook-events-title" data-testid="event-picker">
+      <h2 id="webhook-events-title">{t('webhook.chooseEvents')}</h2>
+      <fieldset class="checks">
+        <legend class="sr-only">{t('webhook.chooseEvents')}</legend>
+        {CHOOSABLE.map((c) => (
+          <label key={c}>
+            <input
+              type="checkbox"
+              name="enabled_events"
+              value={c}
+              checked={chosen.has(c)}
+              onChange={(e) => {
+                const next = new Set(chosen);
+                if (e.currentTarget.checked) next.add(c);
+                else next.delete(c);
+                setChosen(next);
+              }}
+            />{' '}
+            <span class="mono">{c}</span> — {t(`webhook.event.${c}`)}
+          </label>
+        ))}
+      </fieldset>
+      <div class="button-row">
+        <button type="submit" class="primary" disabled={busy}>
+          {busy ? t('webhook.saving') : t('webhook.saveEvents')}
+        </button>
+      </div>
+      {saved && <p role="status">{t('webhook.eventsSaved')}</p>}
+      <ErrorLine error={error} />
+    </form>
+  );
+}
+
 function EndpointCard(props: { endpoint: WebhookEndpoint; onTest: () => Promise<void>; onRemove: () => void }) {
   const { t, lang } = useI18n();
   const e = props.endpoint;
@@ -211,6 +273,7 @@ function WebhookSettings(props: { onForbidden: (required: string) => void }) {
       {endpoint === undefined && !error && <p class="loading">{t('app.loading')}</p>}
       {endpoint === null && <p class="muted card">{t('webhook.none')}</p>}
       {endpoint && <EndpointCard endpoint={endpoint} onTest={test} onRemove={() => setRemoving(true)} />}
+      {endpoint && <EventPicker key={endpoint.updated_at} endpoint={endpoint} onSaved={(e) => setEndpoint(e)} />}
       {endpoint !== undefined && <UrlForm current={endpoint} onSaved={saved} />}
       <DeliveryLog refresh={refresh} follow={follow} />
       <SecretDialog secret={secret} onClose={() => setSecret(null)} />

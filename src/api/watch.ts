@@ -44,6 +44,19 @@ export const WatchRecord = Type.Object({
   created_at: Type.String(),
 });
 
+const BulkItem = Type.Object({
+  biz_no: Type.String(),
+  status: Type.Integer({ description: '201 created, 200 already watched, 400 bad number, 403 the plan\'s list is full' }),
+  watch: Type.Optional(WatchRecord),
+  error: Type.Optional(Type.Object({ code: Type.String(), detail: Type.String() })),
+});
+const BulkResult = Type.Object({
+  data: Type.Array(BulkItem, { description: 'one per entry sent, in order' }),
+  created: Type.Integer(),
+  existing: Type.Integer(),
+  refused: Type.Integer(),
+});
+
 const WatchList = Type.Object({
   data: Type.Array(WatchRecord),
   next_cursor: Nullable(Type.String(), 'pass as ?cursor= for the next page; null on the last page'),
@@ -110,17 +123,45 @@ export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {
       '/watch',
       {
         schema: {
-          summary: 'Watch a business: checked now, then re-checked at the plan interval (201; 200 when already watched)',
-          body: WatchRequest,
-          response: { 200: WatchRecord, 201: WatchRecord, ...problemResponses },
+          summary: 'Watch a business (or up to 1,000: an array): checked now, then re-checked at the plan interval',
+          description: 'One entry: 201, or 200 when already watched. An array: 207 with each entry answered on its own.',
+          body: Type.Union([WatchRequest, Type.Array(WatchRequest, { minItems: 1, maxItems: 1000 })]),
+          response: { 200: WatchRecord, 201: WatchRecord, 207: BulkResult, ...problemResponses },
         },
       },
       async (request, reply) => {
+        if (Array.isArray(request.body)) {
+          const items = await service.createMany(requireAccount(request), request.body);
+          reply.code(207);
+          return {
+            data: items.map((i) => ({ biz_no: i.biz_no, status: i.status, ...(i.watch ? { watch: watchRecord(i.watch) } : {}), ...(i.error ? { error: i.error } : {}) })),
+            created: items.filter((i) => i.status === 201).length,
+            existing: items.filter((i) => i.status === 200).length,
+            refused: items.filter((i) => i.status >= 400).length,
+          };
+        }
         const { created, watch } = await service.create(requireAccount(request), request.body);
         reply.code(created ? 201 : 200);
         if (created) reply.header('location', `/watch/${watch.id}`);
         return watchRecord(watch);
       },
+    );
+
+    app.post(
+      '/batch/:job_id/watch',
+      {
+        schema: {
+          summary: "Watch every valid number of a finished job; the job's answers are their first check (no second charge)",
+          params: Type.Object({ job_id: Type.String({ maxLength: 64 }) }),
+          response: {
+            200: Type.Object({ created: Type.Integer(), existing: Type.Integer({ description: 'already watched' }), refused: Type.Integer({ description: "beyond the plan's watch limit" }) }),
+            ...problemResponses,
+            404: Problem,
+            409: Problem,
+          },
+        },
+      },
+      async (request) => service.watchJob(requireAccount(request), request.params.job_id),
     );
 
     app.get(

@@ -7,6 +7,7 @@ import { newId } from '../accounts/api-key.ts';
 import { PLANS } from '../domain/plans.ts';
 import { changeOf, eventsOf, nextCheckAt, retryAt, watchEventBody } from '../domain/watch.ts';
 import type { Store } from '../store/store.ts';
+import type { WatchCheckCommit } from '../store/watches.ts';
 import type { Account } from '../domain/account.ts';
 import type { Watch } from '../domain/watch-entities.ts';
 import type { WatchChecker } from '../watch/watch-checker.ts';
@@ -89,19 +90,20 @@ export class WatchScheduler {
     const maxAgeMs = Math.min(...due.map((d) => d.intervalHours)) * 1800_000;
     const states = await this.#o.checker.check(due.map((d) => ({ account: d.account, bno: d.watch.bno, name: d.watch.name, address: d.watch.address })), { maxAgeMs });
     const checkedAt = now();
+    const at = checkedAt.toISOString();
+    const commits: WatchCheckCommit[] = [];
+    const postponed: { watchId: string; holder: string; failures: number; nextCheckAt: string }[] = [];
     for (const [i, { watch, intervalHours }] of due.entries()) {
       const state = states[i];
       if (!state) {
         const failures = watch.failures + 1;
-        await store.watches.postpone(watch.id, this.#holder, failures, retryAt(checkedAt, failures, intervalHours).toISOString());
-        result.postponed++;
+        postponed.push({ watchId: watch.id, holder: this.#holder, failures, nextCheckAt: retryAt(checkedAt, failures, intervalHours).toISOString() });
         continue;
       }
       const change = changeOf(watch.state, state);
-      const at = checkedAt.toISOString();
       const view = { watch_id: watch.id, biz_no: watch.bno, name: watch.name, address: watch.address };
       const events = change ? eventsOf(change).map((type) => ({ id: newId('msg'), type, body: watchEventBody(type, view, change, at) })) : [];
-      const committed = await store.watches.commitCheck({
+      commits.push({
         watchId: watch.id,
         holder: this.#holder,
         checkedAt: at,
@@ -110,12 +112,18 @@ export class WatchScheduler {
         history: change ? { previous: change.previous } : null,
         events,
       });
-      // a lost lease means another scheduler owns this entry now; it commits, this one does not
-      if (!committed) continue;
-      result.checked++;
-      if (change?.previous) result.changed++;
-      result.events += events.length;
     }
+    // the round's writes in one transaction: on the embedded store, hundreds of commits one by
+    // one held up every other request for the length of the round
+    const committed = await store.watches.commitChecks(commits, postponed);
+    result.postponed += postponed.length;
+    commits.forEach((c, i) => {
+      // a lost lease means another scheduler owns this entry now; it commits, this one does not
+      if (!committed[i]) return;
+      result.checked++;
+      if (c.history?.previous) result.changed++;
+      result.events += c.events.length;
+    });
     if (result.events > 0) this.#o.onEvents?.();
   }
 }

@@ -53,21 +53,19 @@ export class WatchStore extends OverSql {
    */
   create(w: Watch, firstHistory: boolean, limit: number): Promise<{ created: boolean; watch: Watch } | null> {
     return this.sql.tx(async (t) => {
-      // the account row's lock makes count-then-insert one step among concurrent adds
-      await t.get('SELECT 1 AS x FROM accounts WHERE id = ? FOR UPDATE', [w.accountId]);
-      const had = await t.get('SELECT * FROM watches WHERE account_id = ? AND b_no = ?', [w.accountId, w.bno]);
-      if (had) return { created: false, watch: toWatch(had) };
-      if (num(await t.get('SELECT count(*) AS n FROM watches WHERE account_id = ?', [w.accountId])) >= limit) return null;
-      const inserted = await t.get(
-        `INSERT INTO watches (id, account_id, b_no, name, address, state, last_checked_at, next_check_at, failures, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
-        [w.id, w.accountId, w.bno, w.name, w.address, w.state ? JSON.stringify(w.state) : null, w.lastCheckedAt, w.nextCheckAt, w.failures, w.createdAt],
-      );
-      if (firstHistory && w.state && w.lastCheckedAt) {
-        await t.run('INSERT INTO watch_history (watch_id, checked_at, state, previous) VALUES (?, ?, ?, NULL)', [w.id, w.lastCheckedAt, JSON.stringify(w.state)]);
-      }
-      return { created: true, watch: toWatch(inserted!) };
+      const [out] = await insertWatches(t, w.accountId, [w], firstHistory, limit);
+      return out!;
     });
+  }
+
+  /**
+   * Registers many of one account's entries in one transaction, in order: each is created, or
+   * the existing entry for its number is returned untouched, or it is null (nothing inserted)
+   * once the account holds `limit` entries.
+   */
+  createMany(accountId: string, ws: readonly Watch[], firstHistory: boolean, limit: number): Promise<({ created: boolean; watch: Watch } | null)[]> {
+    if (ws.length === 0) return Promise.resolve([]);
+    return this.sql.tx((t) => insertWatches(t, accountId, ws, firstHistory, limit));
   }
 
   async get(accountId: string, watchId: string): Promise<Watch | null> {
@@ -75,13 +73,19 @@ export class WatchStore extends OverSql {
     return r ? toWatch(r) : null;
   }
 
+  async findByNumbers(accountId: string, bnos: readonly string[]): Promise<Watch[]> {
+    if (bnos.length === 0) return [];
+    return (await this.sql.all('SELECT * FROM watches WHERE account_id = ? AND b_no = ANY(?)', [accountId, [...bnos]])).map(toWatch);
+  }
+
   async findByNumber(accountId: string, bno: string): Promise<Watch | null> {
     const r = await this.sql.get('SELECT * FROM watches WHERE account_id = ? AND b_no = ?', [accountId, bno]);
     return r ? toWatch(r) : null;
   }
 
+  /** The account's entries, from the counter kept with every add and removal. */
   async count(accountId: string): Promise<number> {
-    return num(await this.sql.get('SELECT count(*) AS n FROM watches WHERE account_id = ?', [accountId]));
+    return num(await this.sql.get('SELECT coalesce((SELECT n FROM watch_counts WHERE account_id = ?), 0) AS n', [accountId]));
   }
 
   /** The account's entries in creation order, after the cursor. */
@@ -93,7 +97,11 @@ export class WatchStore extends OverSql {
   }
 
   async remove(accountId: string, watchId: string): Promise<boolean> {
-    return (await this.sql.run('DELETE FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId])) > 0;
+    return this.sql.tx(async (t) => {
+      if ((await t.run('DELETE FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId])) === 0) return false;
+      await t.run('UPDATE watch_counts SET n = n - 1 WHERE account_id = ? AND n > 0', [accountId]);
+      return true;
+    });
   }
 
   async history(accountId: string, watchId: string): Promise<WatchHistoryEntry[]> {
@@ -120,21 +128,26 @@ export class WatchStore extends OverSql {
   }
 
   /** Commits a check if `holder` still holds the lease; false when it was lost (then nothing is written). */
-  commitCheck(ch: WatchCheckCommit): Promise<boolean> {
+  async commitCheck(ch: WatchCheckCommit): Promise<boolean> {
+    const [ok] = await this.commitChecks([ch], []);
+    return ok!;
+  }
+
+  /**
+   * A round's results in one transaction: each check committed if its holder still holds the
+   * lease (else nothing of it is written: false at its place), and the postponed entries'
+   * failures and retry times. One commit per round instead of one per entry.
+   */
+  commitChecks(checks: readonly WatchCheckCommit[], postponed: readonly { watchId: string; holder: string; failures: number; nextCheckAt: string }[]): Promise<boolean[]> {
     return this.sql.tx(async (t) => {
-      const held = await t.get(
-        `UPDATE watches SET state = ?, last_checked_at = ?, next_check_at = ?, failures = 0, lease_holder = NULL, lease_expires_at = NULL
-          WHERE id = ? AND lease_holder = ? RETURNING account_id`,
-        [JSON.stringify(ch.state), ch.checkedAt, ch.nextCheckAt, ch.watchId, ch.holder],
-      );
-      if (!held) return false;
-      if (ch.history) {
-        await t.run('INSERT INTO watch_history (watch_id, checked_at, state, previous) VALUES (?, ?, ?, ?)', [
-          ch.watchId, ch.checkedAt, JSON.stringify(ch.state), ch.history.previous ? JSON.stringify(ch.history.previous) : null,
+      const out: boolean[] = [];
+      for (const ch of checks) out.push(await commitOne(t, ch));
+      for (const p of postponed) {
+        await t.run('UPDATE watches SET failures = ?, next_check_at = ?, lease_holder = NULL, lease_expires_at = NULL WHERE id = ? AND lease_holder = ?', [
+          p.failures, p.nextCheckAt, p.watchId, p.holder,
         ]);
       }
-      for (const e of ch.events) await enqueueEvent(t, String(held.account_id), e, ch.checkedAt);
-      return true;
+      return out;
     });
   }
 
@@ -144,6 +157,67 @@ export class WatchStore extends OverSql {
       failures, nextCheckAt, watchId, holder,
     ]);
   }
+}
+
+/** One check, in the caller's transaction; false (nothing written) when the lease was lost. */
+async function commitOne(t: Sql, ch: WatchCheckCommit): Promise<boolean> {
+  const held = await t.get(
+    `UPDATE watches SET state = ?, last_checked_at = ?, next_check_at = ?, failures = 0, lease_holder = NULL, lease_expires_at = NULL
+      WHERE id = ? AND lease_holder = ? RETURNING account_id`,
+    [JSON.stringify(ch.state), ch.checkedAt, ch.nextCheckAt, ch.watchId, ch.holder],
+  );
+  if (!held) return false;
+  if (ch.history) {
+    await t.run('INSERT INTO watch_history (watch_id, checked_at, state, previous) VALUES (?, ?, ?, ?)', [
+      ch.watchId, ch.checkedAt, JSON.stringify(ch.state), ch.history.previous ? JSON.stringify(ch.history.previous) : null,
+    ]);
+  }
+  for (const e of ch.events) await enqueueEvent(t, String(held.account_id), e, ch.checkedAt);
+  return true;
+}
+
+/**
+ * Inserts one account's entries in the caller's transaction (see WatchStore.createMany). The
+ * account row's lock makes reading the counter and inserting one step among concurrent adds, and
+ * the counter is read once and written once however many entries come.
+ */
+async function insertWatches(t: Sql, accountId: string, ws: readonly Watch[], firstHistory: boolean, limit: number): Promise<({ created: boolean; watch: Watch } | null)[]> {
+  await t.get('SELECT 1 AS x FROM accounts WHERE id = ? FOR UPDATE', [accountId]);
+  const existing = new Map<string, Watch>();
+  for (const r of await t.all('SELECT * FROM watches WHERE account_id = ? AND b_no = ANY(?)', [accountId, ws.map((w) => w.bno)])) {
+    const w = toWatch(r);
+    existing.set(w.bno, w);
+  }
+  let n = num(await t.get('SELECT coalesce((SELECT n FROM watch_counts WHERE account_id = ?), 0) AS n', [accountId]));
+  const before = n;
+  const out: ({ created: boolean; watch: Watch } | null)[] = [];
+  for (const w of ws) {
+    const had = existing.get(w.bno);
+    if (had) {
+      out.push({ created: false, watch: had });
+      continue;
+    }
+    if (n >= limit) {
+      out.push(null);
+      continue;
+    }
+    const inserted = await t.get(
+      `INSERT INTO watches (id, account_id, b_no, name, address, state, last_checked_at, next_check_at, failures, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING *`,
+      [w.id, accountId, w.bno, w.name, w.address, w.state ? JSON.stringify(w.state) : null, w.lastCheckedAt, w.nextCheckAt, w.failures, w.createdAt],
+    );
+    if (firstHistory && w.state && w.lastCheckedAt) {
+      await t.run('INSERT INTO watch_history (watch_id, checked_at, state, previous) VALUES (?, ?, ?, NULL)', [w.id, w.lastCheckedAt, JSON.stringify(w.state)]);
+    }
+    const created = toWatch(inserted!);
+    existing.set(created.bno, created);
+    out.push({ created: true, watch: created });
+    n++;
+  }
+  if (n !== before) {
+    await t.run('INSERT INTO watch_counts (account_id, n) VALUES (?, ?) ON CONFLICT (account_id) DO UPDATE SET n = excluded.n', [accountId, n]);
+  }
+  return out;
 }
 
 async function abandonPending(t: Sql, accountId: string, at: string): Promise<void> {

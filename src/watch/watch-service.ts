@@ -5,8 +5,10 @@ import type { Quota } from '../accounts/quota.ts';
 import { newId } from '../accounts/api-key.ts';
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { PLANS, type Plan } from '../domain/plans.ts';
-import { nextCheckAt, retryAt } from '../domain/watch.ts';
+import { nextCheckAt, retryAt, type WatchState } from '../domain/watch.ts';
 import { AppError } from '../errors.ts';
+import { allRows } from '../batch/job-rows.ts';
+import { ntsDate } from '../domain/verification.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 import type { ListCursor, Watch, WatchHistoryEntry } from '../domain/watch-entities.ts';
@@ -30,6 +32,34 @@ export function watchPlan(account: Account): Plan & { watchIntervalHours: number
 }
 
 const blank = (v: string | null | undefined): string | null => (v?.trim() ? v.trim() : null);
+
+/** One entry of a bulk registration, answered on its own. */
+export interface BulkWatchItem {
+  biz_no: string;
+  /** 201 created, 200 already watched, 400 bad number, 403 list full */
+  status: number;
+  watch?: Watch;
+  error?: { code: string; detail: string };
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' ? v : null);
+
+/** A batch row's result as a watch's first observed state; null when it has no fresh answer. */
+function stateOfResult(r: Record<string, unknown>): WatchState | null {
+  const status = r.biz_status as WatchState['biz_status'];
+  if (status === 'unknown' || status === 'invalid' || r.stale === true) return null;
+  const nts: Record<string, unknown> = typeof r.nts === 'object' && r.nts !== null ? { ...r.nts } : {};
+  return {
+    biz_status: status,
+    grade: str(r.grade),
+    bounce_prob: typeof r.bounce_prob === 'number' ? r.bounce_prob : null,
+    action: str(r.action),
+    closed_on: str(r.closed_on),
+    tax_type: str(r.tax_type),
+    tax_type_cd: str(r.tax_type) === null ? null : str(nts.tax_type_cd) || null,
+    tax_type_change_dt: ntsDate(str(nts.tax_type_change_dt) ?? ''),
+  };
+}
 
 export class WatchService {
   readonly #store: Store;
@@ -95,6 +125,120 @@ export class WatchService {
     // another request registered the number first: that entry stands and this lookup is given back
     if (!out.created && state) await this.#quota.refund(reservation);
     return out;
+  }
+
+  /**
+   * Registers up to 1,000 entries at once, each answered on its own: created (201), already
+   * watched (200), or refused (400 bad number, 403 list full). The new ones are checked in one
+   * lookup and charged one lookup each when answered, like single registrations.
+   */
+  async createMany(account: Account, inputs: readonly WatchInput[]): Promise<BulkWatchItem[]> {
+    const plan = watchPlan(account);
+    const out: BulkWatchItem[] = inputs.map((input) => ({ biz_no: input.biz_no, status: 0 }));
+    const fresh = new Map<string, { input: WatchInput; at: number[] }>();
+    inputs.forEach((input, i) => {
+      if (!hasValidCheckDigit(input.biz_no)) {
+        out[i] = { biz_no: input.biz_no, status: 400, error: { code: 'invalid_b_no', detail: `${input.biz_no} fails the business registration number check digit` } };
+        return;
+      }
+      // the same number twice in one request is one registration, answered at both places
+      const seen = fresh.get(input.biz_no);
+      if (seen) seen.at.push(i);
+      else fresh.set(input.biz_no, { input, at: [i] });
+    });
+    const numbers = [...fresh.keys()];
+    const existing = await this.#store.watches.findByNumbers(account.id, numbers);
+    const place = (bno: string, item: Omit<BulkWatchItem, 'biz_no'>) => {
+      for (const i of fresh.get(bno)!.at) out[i] = { biz_no: bno, ...item };
+    };
+    for (const w of existing) place(w.bno, { status: 200, watch: w });
+    const watched = new Set(existing.map((w) => w.bno));
+    let room = plan.watchLimit - (await this.#store.watches.count(account.id));
+    const full = { code: 'watch_limit', detail: `the ${plan.name} plan watches up to ${plan.watchLimit} businesses; remove some first` };
+    const toAdd: WatchInput[] = [];
+    for (const bno of numbers) {
+      if (watched.has(bno)) continue;
+      if (room <= 0) place(bno, { status: 403, error: full });
+      else {
+        toAdd.push(fresh.get(bno)!.input);
+        room--;
+      }
+    }
+    if (toAdd.length === 0) return out;
+
+    const reservation = await this.#quota.reserve(account, toAdd.length);
+    let refund = 0;
+    try {
+      const targets = toAdd.map((input) => ({ account, bno: input.biz_no, name: blank(input.name), address: blank(input.address) }));
+      const states = await this.#checker.check(targets);
+      const now = this.#now();
+      const watches = targets.map((t, i) => this.#newWatch(account, t.bno, t.name, t.address, states[i] ?? null, plan.watchIntervalHours, now));
+      refund += states.filter((st) => !st).length;
+      const created = await this.#store.watches.createMany(account.id, watches, true, plan.watchLimit);
+      created.forEach((c, i) => {
+        const answered = states[i] !== null && states[i] !== undefined;
+        // refused by the atomic check, or registered meanwhile by another request: given back
+        if (answered && (!c || !c.created)) refund++;
+        if (!c) place(watches[i]!.bno, { status: 403, error: full });
+        else place(watches[i]!.bno, { status: c.created ? 201 : 200, watch: c.watch });
+      });
+    } catch (err) {
+      await this.#quota.refund(reservation);
+      throw err;
+    }
+    if (refund > 0) await this.#quota.refund(reservation, refund);
+    return out;
+  }
+
+  /**
+   * Watches every valid number of a finished job (its first row's name and address), with the
+   * job's answer as the first check: no second lookup and no second charge. Numbers already
+   * watched stay as they are; once the plan's list is full the rest are refused.
+   */
+  async watchJob(account: Account, jobId: string): Promise<{ created: number; existing: number; refused: number }> {
+    const plan = watchPlan(account);
+    const job = await this.#store.batches.getJob(account.id, jobId);
+    if (!job) throw new AppError('not_found', `no batch job ${jobId}`);
+    if (job.status !== 'done' && job.status !== 'failed') throw new AppError('conflict', `job ${jobId} is ${job.status}: its numbers can be watched once it has finished`);
+    const tally = { created: 0, existing: 0, refused: 0 };
+    const seen = new Set<string>();
+    let pending: Watch[] = [];
+    const flush = async () => {
+      const out = await this.#store.watches.createMany(account.id, pending, true, plan.watchLimit);
+      for (const o of out) {
+        if (!o) tally.refused++;
+        else if (o.created) tally.created++;
+        else tally.existing++;
+      }
+      pending = [];
+    };
+    for await (const row of allRows(this.#store.batches, job.id)) {
+      if (!row.valid || row.bno === null || seen.has(row.bno)) continue;
+      seen.add(row.bno);
+      const state = row.result ? stateOfResult(row.result) : null;
+      const checkedAt = state && typeof row.result?.checked_at === 'string' ? new Date(row.result.checked_at) : this.#now();
+      const w = this.#newWatch(account, row.bno, blank(row.name), blank(row.address), state, plan.watchIntervalHours, checkedAt);
+      // a first check older than the interval is due at once
+      pending.push({ ...w, createdAt: this.#now().toISOString() });
+      if (pending.length >= 1000) await flush();
+    }
+    if (pending.length > 0) await flush();
+    return tally;
+  }
+
+  #newWatch(account: Account, bno: string, name: string | null, address: string | null, state: WatchState | null, intervalHours: number, now: Date): Watch {
+    return {
+      id: newId('wch'),
+      accountId: account.id,
+      bno,
+      name,
+      address,
+      state,
+      lastCheckedAt: state ? now.toISOString() : null,
+      nextCheckAt: (state ? nextCheckAt(now, intervalHours) : retryAt(now, 1, intervalHours)).toISOString(),
+      failures: state ? 0 : 1,
+      createdAt: now.toISOString(),
+    };
   }
 
   async get(account: Account, watchId: string): Promise<Watch> {

@@ -30,4 +30,23 @@ describeEachStore('the watch limit under concurrent adds', (kind) => {
     const again = await store.watches.create(entry(accountId, 0), false, limit);
     assert.equal(again?.created, false);
   });
+
+  test('bulk adds at once, and removals meanwhile, keep the counter exact and the limit held', async () => {
+    const { store } = held;
+    const accountId = `acc_bulk_race_${kind}`;
+    await store.accounts.create({ id: accountId, email: `bulk-race-${kind}@example.com`, plan: 'business', quotaLimit: null, createdAt: at });
+    const limit = 100;
+    await store.watches.createMany(accountId, Array.from({ length: limit - 10 }, (_, i) => entry(accountId, 2000 + i)), false, limit);
+    const batches = Array.from({ length: 6 }, (_b, b) => Array.from({ length: 10 }, (_, i) => entry(accountId, 3000 + b * 10 + i)));
+    const outcomes = (await Promise.all(batches.map((ws) => store.watches.createMany(accountId, ws, false, limit)))).flat();
+    assert.equal(outcomes.filter((o) => o?.created).length, 10);
+    assert.equal(outcomes.filter((o) => o === null).length, 50);
+    assert.equal(await store.watches.count(accountId), limit);
+    const first = await store.watches.list(accountId, { after: null, limit: 5 });
+    for (const w of first) assert.ok(await store.watches.remove(accountId, w.id));
+    assert.equal(await store.watches.count(accountId), limit - 5);
+    const refill = await store.watches.createMany(accountId, Array.from({ length: 8 }, (_, i) => entry(accountId, 4000 + i)), false, limit);
+    assert.equal(refill.filter((o) => o?.created).length, 5);
+    assert.equal(await store.watches.count(accountId), limit);
+  });
 });

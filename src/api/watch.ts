@@ -44,6 +44,9 @@ export const WatchRecord = Type.Object({
   created_at: Type.String(),
 });
 
+/** 1,000 entries of at most ~800 bytes of JSON each (a 200-character name, a 500-character address). */
+const BULK_BODY_LIMIT = 1000 * 800;
+
 const BulkItem = Type.Object({
   biz_no: Type.String(),
   status: Type.Integer({ description: '201 created, 200 already watched, 400 bad number, 403 the plan\'s list is full' }),
@@ -122,6 +125,9 @@ export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {
     app.post(
       '/watch',
       {
+        // a full array (1,000 entries with a name and an address each) is far over the general
+        // JSON limit; the schema still bounds what it may hold
+        bodyLimit: BULK_BODY_LIMIT,
         schema: {
           summary: 'Watch a business (or up to 1,000: an array): checked now, then re-checked at the plan interval',
           description: 'One entry: 201, or 200 when already watched. An array: 207 with each entry answered on its own.',

@@ -3,6 +3,7 @@
 // up at once, and commits each entry's state, history row and events in one transaction. No fresh
 // answer (upstream down) postpones the entry with backoff and records nothing.
 import { randomBytes } from 'node:crypto';
+import { setImmediate } from 'node:timers/promises';
 import { newId } from '../accounts/api-key.ts';
 import { PLANS } from '../domain/plans.ts';
 import { changeOf, eventsOf, nextCheckAt, retryAt, watchEventBody } from '../domain/watch.ts';
@@ -69,6 +70,10 @@ export class WatchScheduler {
     } finally {
       this.#o.onRound?.(result);
     }
+    // On the embedded store every step can complete without waiting on I/O (synchronous SQLite,
+    // answers from the cache or the sandbox), so back-to-back steps would run as one chain of
+    // microtasks and starve requests until the whole round was over: let them in between steps.
+    await setImmediate();
     return result;
   }
 
@@ -89,6 +94,8 @@ export class WatchScheduler {
     // a re-check must observe NTS, not replay an answer from before the last check
     const maxAgeMs = Math.min(...due.map((d) => d.intervalHours)) * 1800_000;
     const states = await this.#o.checker.check(due.map((d) => ({ account: d.account, bno: d.watch.bno, name: d.watch.name, address: d.watch.address })), { maxAgeMs });
+    // the lookup and the commit each hold the event loop for a while on the embedded store
+    await setImmediate();
     const checkedAt = now();
     const at = checkedAt.toISOString();
     const commits: WatchCheckCommit[] = [];

@@ -39,8 +39,9 @@ describeEachStore('bulk watch registration', (kind) => {
     assert.equal(res.body.data[2].error.code, 'invalid_b_no');
     assert.deepEqual([res.body.created, res.body.existing, res.body.refused], [3, 1, 1]);
     assert.equal(await used(key), usedBefore + 2, 'two new numbers answered, two lookups');
-    const list = await call(srv.url, 'GET', '/watch', { key });
-    assert.equal(list.body.data.length, 3);
+    const list = await call(srv.url, 'GET', '/watch?limit=2', { key });
+    assert.equal(list.body.data.length, 2);
+    assert.equal(list.body.total, 3, 'the list says how long it is');
   });
 
   test('malformed bulk bodies are 400 and register nothing', async () => {

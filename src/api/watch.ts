@@ -62,6 +62,7 @@ const BulkResult = Type.Object({
 
 const WatchList = Type.Object({
   data: Type.Array(WatchRecord),
+  total: Type.Integer({ description: 'entries on the whole list' }),
   next_cursor: Nullable(Type.String(), 'pass as ?cursor= for the next page; null on the last page'),
 });
 
@@ -179,10 +180,10 @@ export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {
         const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor);
         if (request.query.cursor !== undefined && !after) throw new AppError('bad_request', 'cursor: not a cursor from a previous page');
         // one extra row says whether another page exists without a count query
-        const rows = await service.list(account, after, limit + 1);
+        const [rows, total] = await Promise.all([service.list(account, after, limit + 1), service.count(account)]);
         const page = rows.slice(0, limit);
         const last = page.at(-1);
-        return { data: page.map(watchRecord), next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+        return { data: page.map(watchRecord), total, next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
       },
     );
 

@@ -248,6 +248,11 @@ export class WatchService {
     return watch;
   }
 
+  /** Entries on the account's list (kept as a counter: no count of the list). */
+  count(account: Account): Promise<number> {
+    return this.#store.watches.count(account.id);
+  }
+
   list(account: Account, after: ListCursor | null, limit: number): Promise<Watch[]> {
     return this.#store.watches.list(account.id, { after, limit });
   }

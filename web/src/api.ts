@@ -205,4 +205,6 @@ export interface WebhookDelivery {
 export interface Page<T> {
   data: T[];
   next_cursor: string | null;
+  /** entries on the whole list, where the list says */
+  total?: number;
 }

@@ -178,6 +178,7 @@ function WatchList(props: { onForbidden: (required: string) => void }) {
   const { t, lang } = useI18n();
   const [items, setItems] = useState<WatchRecord[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
+  const [total, setTotal] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [removing, setRemoving] = useState<WatchRecord | null>(null);
@@ -189,6 +190,7 @@ function WatchList(props: { onForbidden: (required: string) => void }) {
       const page = await api<Page<WatchRecord>>('GET', '/watch', undefined, { query: cursor ? { limit: String(PAGE), cursor } : { limit: String(PAGE) } });
       setItems((prev) => (cursor && prev ? [...prev, ...page.data] : page.data));
       setNext(page.next_cursor);
+      setTotal(page.total ?? null);
     } catch (err) {
       const required = requiredPlanOf(err);
       if (required) props.onForbidden(required);
@@ -234,7 +236,7 @@ function WatchList(props: { onForbidden: (required: string) => void }) {
       <section class="card" aria-labelledby="watch-list-title">
         <h2 id="watch-list-title">
           {t('watch.list')}
-          {items && items.length > 0 && <small class="count"> · {t('watch.shown', { n: formatNumber(lang, items.length) })}</small>}
+          {items && items.length > 0 && <small class="count" data-testid="watch-count"> · {t(total === null ? 'watch.shown' : 'watch.shownOf', { n: formatNumber(lang, items.length), total: formatNumber(lang, total ?? 0) })}</small>}
         </h2>
         <ErrorLine error={error} />
         {items === null && !error && <p class="loading">{t('app.loading')}</p>}

@@ -22,6 +22,7 @@ interface Entry {
 
 const API: Record<string, Entry> = {
   'POST /verify': { body: { b_no: active } },
+  'POST /validate': { body: { b_no: active, start_dt: '19960214', p_nm: '홍길동' } },
   'GET /me': {},
   'POST /batch': { upload: true },
   'GET /batch': {},
@@ -30,11 +31,13 @@ const API: Record<string, Entry> = {
   'POST /batch/:job_id/label': { id: 'job', body: { row_id: 1, bounced: true } },
   'POST /batch/:job_id/labels': { id: 'job', body: [{ row_id: 1, bounced: true }] },
   'POST /watch': { body: { biz_no: active } },
+  'POST /batch/:job_id/watch': { id: 'job' },
   'GET /watch': {},
   'GET /watch/:watch_id': { id: 'watch' },
   'DELETE /watch/:watch_id': { id: 'watch' },
   'GET /watch/:watch_id/history': { id: 'watch' },
   'PUT /webhook': { body: { url: 'http://127.0.0.1:9/hook' } },
+  'PATCH /webhook': { body: { enabled_events: ['watch.closed'] } },
   'GET /webhook': {},
   'DELETE /webhook': {},
   'POST /webhook/test': {},
@@ -44,7 +47,7 @@ const API: Record<string, Entry> = {
 
 /** The console serves the API's account-data routes under /console/api too, plus its own. */
 const CONSOLE: Record<string, Entry> = {
-  ...Object.fromEntries(Object.entries(API).filter(([k]) => !['POST /verify', 'GET /me'].includes(k)).map(([k, v]) => [k.replace(' /', ' /console/api/'), v])),
+  ...Object.fromEntries(Object.entries(API).filter(([k]) => !['POST /verify', 'POST /validate', 'GET /me'].includes(k)).map(([k, v]) => [k.replace(' /', ' /console/api/'), v])),
   'GET /console/api/session': {},
   'DELETE /console/api/session': {},
   'GET /console/api/account': {},

@@ -46,7 +46,7 @@ describeEachStore('bulk watch registration', (kind) => {
 
   test('malformed bulk bodies are 400 and register nothing', async () => {
     const { apiKey: key } = await srv.account('business');
-    for (const body of [[], Array.from({ length: 1001 }, (_, i) => ({ biz_no: valid(i) })), [{ biz_no: valid(5), extra: 1 }], [{ biz_no: 5 }]]) {
+    for (const body of [[], Array.from({ length: 1001 }, (_, i) => ({ biz_no: valid(i) })), [{ biz_no: valid(5), extra: 1 }], [{ biz_no: 5 }], [{ biz_no: valid(6), name: '한빛\u0000상사' }], [{ biz_no: valid(7), name: 'x'.repeat(300_000) }]]) {
       const res = await call(srv.url, 'POST', '/watch', { key, body });
       assert.ok(res.status === 400 || res.status === 413, `${res.status} ${JSON.stringify(res.body).slice(0, 200)}`);
     }

@@ -1,7 +1,7 @@
 // 진위확인: whether the details a customer holds (opening date, representative, name…) are the
 // ones NTS registered for a number. The question and the answer as NTS's validate API frames
 // them; pure, so the client, the sandbox and the batch path share one definition.
-import type { NtsRecord } from './status.ts';
+import type { NtsRecord, UpstreamError } from './status.ts';
 
 /** The fields NTS checks, in the order NTS documents them. Absent optional fields are ''. */
 export const VALIDATE_FIELDS = ['b_no', 'start_dt', 'p_nm', 'p_nm2', 'b_nm', 'corp_no', 'b_sector', 'b_type', 'b_adr'] as const;
@@ -61,11 +61,6 @@ export interface ValidatedAnswer {
 /** The one way the service asks 진위확인 questions (the registry, the sandbox or a stand-in). */
 export interface Validator {
   /** Keyed by validateKey; a question the upstream did not answer is in `unanswered` with why. */
-  validate(queries: readonly ValidateQuery[]): Promise<{ answers: Map<string, ValidatedAnswer>; unanswered: Map<string, UpstreamFailure> }>;
+  validate(queries: readonly ValidateQuery[]): Promise<{ answers: Map<string, ValidatedAnswer>; unanswered: Map<string, UpstreamError> }>;
 }
 
-/** Structurally an UpstreamError (status.ts), named here so this module needs no import cycle. */
-export interface UpstreamFailure extends Error {
-  readonly fault: string;
-  readonly retryable: boolean;
-}

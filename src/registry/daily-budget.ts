@@ -9,7 +9,6 @@ import { retryAfterOf, withRetryAfter } from './retry-after.ts';
 export interface DailyCounter {
   take(day: string, n: number, limit: number): Promise<boolean>;
   spend(day: string, limit: number): Promise<void>;
-  used(day: string): Promise<number>;
 }
 
 export class DailyBudget {
@@ -26,10 +25,6 @@ export class DailyBudget {
     this.#now = now;
   }
 
-  get limit(): number {
-    return this.#limit;
-  }
-
   /** Counts `n` numbers against today, or throws quota_exhausted (nothing counted). */
   async take(n: number): Promise<void> {
     const now = this.#now();
@@ -44,12 +39,6 @@ export class DailyBudget {
     const day = seoulDay(this.#now());
     this.#spentDay = day;
     await this.#counter.spend(day, this.#limit);
-  }
-
-  async usedToday(): Promise<{ day: string; used: number; limit: number; resetsAt: Date }> {
-    const now = this.#now();
-    const day = seoulDay(now);
-    return { day, used: Math.min(this.#limit, await this.#counter.used(day)), limit: this.#limit, resetsAt: nextSeoulDay(now) };
   }
 }
 

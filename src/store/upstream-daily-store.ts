@@ -25,14 +25,4 @@ export class UpstreamDailyStore extends OverSql {
       [day, limit],
     );
   }
-
-  async used(day: string): Promise<number> {
-    const r = await this.sql.get('SELECT numbers FROM upstream_daily WHERE day = ?', [day]);
-    return r ? Number(r.numbers) : 0;
-  }
-
-  /** Days before `day` are of no use once over: kept only as a short history. */
-  async forgetBefore(day: string): Promise<void> {
-    await this.sql.run('DELETE FROM upstream_daily WHERE day < ?', [day]);
-  }
 }

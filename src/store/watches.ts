@@ -127,12 +127,6 @@ export class WatchStore extends OverSql {
     return rows.map(toWatch);
   }
 
-  /** Commits a check if `holder` still holds the lease; false when it was lost (then nothing is written). */
-  async commitCheck(ch: WatchCheckCommit): Promise<boolean> {
-    const [ok] = await this.commitChecks([ch], []);
-    return ok!;
-  }
-
   /**
    * A round's results in one transaction: each check committed if its holder still holds the
    * lease (else nothing of it is written: false at its place), and the postponed entries'

@@ -6,7 +6,6 @@ import { buildVerification, formatReason, type Verification } from '../domain/ve
 import { openingDate, type ValidateQuery, validateKey, type ValidatedAnswer, type Validator, validateQuery } from '../domain/validation.ts';
 import { AppError } from '../errors.ts';
 import { unansweredProblem } from '../registry/daily-budget.ts';
-import { UpstreamError } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
 
@@ -108,8 +107,7 @@ export class ValidateService {
     const validated = asked.answers.get(validateKey(query));
     if (!validated) {
       await this.#quota.refund(reservation);
-      const failure = asked.unanswered.get(validateKey(query));
-      const p = unansweredProblem(failure instanceof UpstreamError ? failure : undefined, 'this authenticity check');
+      const p = unansweredProblem(asked.unanswered.get(validateKey(query)), 'this authenticity check');
       throw new AppError(p.code, p.detail, { headers: { 'retry-after': String(p.retryAfterS) } });
     }
     return { result: validationResult(query.b_no, validated, locale), quota: reservation.state };

@@ -170,6 +170,29 @@ function watchSuite(kind: StoreKind): void {
       await page.reload();
       await page.locator(`tr[data-watch="${bno}"]`).getByTestId('watch-status').filter({ hasText: '폐업자' }).waitFor();
 
+      // find it among the rest: by status, by a piece of the name, by the number as people write it
+      // (the sandbox closes some of the others too: the server's own count says how many)
+      const closed = ((await (await ctx.request.get(`${srv.url}/console/api/watch?status=closed`)).json()) as { matching: number }).matching;
+      assert.ok(closed >= 1);
+      await page.getByLabel('상태').selectOption('closed');
+      await page.getByTestId('watch-count').filter({ hasText: `조건에 맞는 ${closed}곳 중 ${closed}곳 표시 (전체 21곳)` }).waitFor();
+      assert.equal(await rows.count(), closed);
+      await page.locator(`tr[data-watch="${bno}"]`).waitFor();
+      await page.getByLabel('상태').selectOption('');
+      await page.getByLabel('번호 또는 상호').fill('상점1');
+      await page.getByRole('button', { name: '찾기' }).click();
+      // 상점1 and 상점10 … 상점19
+      await page.getByTestId('watch-count').filter({ hasText: '조건에 맞는 11곳 중 11곳 표시' }).waitFor();
+      await page.getByLabel('번호 또는 상호').fill(hyphenated(valid(105)).slice(0, 9));
+      await page.getByLabel('번호 또는 상호').press('Enter');
+      await page.locator(`tr[data-watch="${valid(105)}"]`).waitFor();
+      await page.getByLabel('번호 또는 상호').fill('없는상호');
+      await page.getByRole('button', { name: '찾기' }).click();
+      await page.getByText('조건에 맞는 사업자가 없습니다.').waitFor();
+      await screenshot(page, `${kind}-desktop-9-watch-search-empty`);
+      await page.getByRole('button', { name: '조건 지우기' }).click();
+      await page.getByTestId('watch-count').filter({ hasText: '전체 21곳 중 20곳 표시' }).waitFor();
+
       await page.getByRole('link', { name: `${hyphenated(bno)} 변경 이력` }).click();
       await page.getByRole('heading', { name: `${hyphenated(bno)} 변경 이력` }).waitFor();
       const entries = page.getByTestId('history-entry');

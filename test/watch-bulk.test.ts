@@ -77,4 +77,45 @@ describeEachStore('bulk watch registration', (kind) => {
     const { apiKey: other } = await srv.account('business');
     assert.equal((await call(srv.url, 'POST', `/batch/${job.body.job_id}/watch`, { key: other })).status, 404);
   });
+
+  test('the list is narrowed by status and searched by number or name, with a count of what matches', async () => {
+    const { apiKey: key } = await srv.account('business');
+    const body = [
+      { biz_no: '1248100998', name: '한빛상사' }, { biz_no: '3333333336', name: '우리 50% 할인마트' }, { biz_no: '3030303038', name: 'Hanbit_Trading' },
+      { biz_no: '2222222227', name: '한빛 물산' }, { biz_no: '1111111119' },
+    ];
+    assert.equal((await call(srv.url, 'POST', '/watch', { key, body })).status, 207);
+    const list = async (query: string) => {
+      const res = await call(srv.url, 'GET', `/watch?${query}`, { key });
+      assert.equal(res.status, 200, `${query}: ${JSON.stringify(res.body)}`);
+      return res.body;
+    };
+    const closed = await list('status=closed');
+    assert.deepEqual(closed.data.map((w: any) => w.biz_no).toSorted(), ['3030303038', '3333333336']);
+    assert.deepEqual([closed.total, closed.matching], [5, 2]);
+    assert.deepEqual((await list('status=suspended')).data.map((w: any) => w.biz_no), ['2222222227']);
+    assert.equal((await list('status=unknown')).matching, 0, 'every entry was answered at registration');
+    assert.deepEqual((await list(`q=${encodeURIComponent('124-81')}`)).data.map((w: any) => w.biz_no), ['1248100998'], 'a number as people write it, from its start');
+    assert.equal((await list('q=81')).matching, 0, 'digits match from the start, not anywhere');
+    assert.deepEqual((await list(`q=${encodeURIComponent('한빛')}`)).data.map((w: any) => w.name).toSorted(), ['한빛 물산', '한빛상사'], 'a piece of the name');
+    assert.deepEqual((await list(`q=${encodeURIComponent('한빛')}&status=active`)).data.map((w: any) => w.name), ['한빛상사'], 'both narrow');
+    assert.deepEqual((await list('q=hanbit_')).data.map((w: any) => w.name), ['Hanbit_Trading'], 'case-blind; _ is a character, not a wildcard');
+    assert.deepEqual((await list(`q=${encodeURIComponent('50%')}`)).data.map((w: any) => w.biz_no), ['3333333336'], '% is a character, not a wildcard');
+    assert.equal((await list(`q=${encodeURIComponent('%')}`)).matching, 1);
+    // pages of a filtered list carry on under the same filter
+    const first = await list('status=closed&limit=1');
+    assert.equal(first.data.length, 1);
+    const second = await list(`status=closed&limit=1&cursor=${encodeURIComponent(first.next_cursor)}`);
+    assert.equal(second.data.length, 1);
+    assert.equal(second.next_cursor, null);
+    assert.notEqual(second.data[0].biz_no, first.data[0].biz_no);
+    const plain = await list('');
+    assert.equal(plain.matching, undefined, 'no filter, no second count');
+    for (const bad of ['status=invalid', 'status=gone', `q=${'가'.repeat(101)}`]) {
+      const res = await call(srv.url, 'GET', `/watch?${bad}`, { key });
+      assert.equal(res.status, 400, bad);
+      assert.match(res.headers.get('content-type') ?? '', /problem\+json/);
+    }
+  });
+
 });

@@ -97,6 +97,9 @@ describeEachStore('watch events', (kind) => {
     const history = await call(srv.url, 'GET', `/watch/${(await call(srv.url, 'GET', '/watch', { key })).body.data[0].watch_id}/history`, { key });
     assert.equal(history.status, 200);
     assert.deepEqual(history.body.history.map((h: any) => h.biz_status), ['active', 'suspended', 'active', 'active', 'closed', 'closed']);
+    // the scheduler's checks move the entry between the list's status filters
+    assert.equal((await call(srv.url, 'GET', '/watch?status=closed', { key })).body.matching, 1);
+    assert.equal((await call(srv.url, 'GET', '/watch?status=active', { key })).body.matching, 0);
   });
 
   test('a branch number retired on conversion to unit VAT filing is watch.converted, never watch.closed', async () => {

@@ -4,6 +4,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { decodeCursor, encodeCursor } from '../domain/list-cursor.ts';
 import { AppError } from '../errors.ts';
+import { BIZ_STATUSES } from '../domain/verification.ts';
+import { watchSearch } from '../domain/watch.ts';
 import type { Watch, WatchHistoryEntry } from '../domain/watch-entities.ts';
 import type { WatchService } from '../watch/watch-service.ts';
 import { requireAccount } from './auth.ts';
@@ -44,6 +46,9 @@ export const WatchRecord = Type.Object({
   created_at: Type.String(),
 });
 
+/** a watched number is never `invalid` (refused at registration); `unknown` is an entry never answered */
+const WATCH_FILTER_STATUSES = BIZ_STATUSES.filter((s) => s !== 'invalid');
+
 /** 1,000 entries of at most ~800 bytes of JSON each (a 200-character name, a 500-character address). */
 const BULK_BODY_LIMIT = 1000 * 800;
 
@@ -63,6 +68,7 @@ const BulkResult = Type.Object({
 const WatchList = Type.Object({
   data: Type.Array(WatchRecord),
   total: Type.Integer({ description: 'entries on the whole list' }),
+  matching: Type.Optional(Type.Integer({ description: 'entries that pass `status` and `q`, when either is given' })),
   next_cursor: Nullable(Type.String(), 'pass as ?cursor= for the next page; null on the last page'),
 });
 
@@ -91,6 +97,13 @@ const ListQuery = Type.Object(
   {
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000, default: 100 })),
     cursor: Type.Optional(Type.String({ maxLength: 200 })),
+    status: Type.Optional(
+      Type.Union(
+        WATCH_FILTER_STATUSES.map((s) => Type.Literal(s)),
+        { description: 'only entries whose last answer has this status; `unknown`: never answered' },
+      ),
+    ),
+    q: Type.Optional(Type.String({ maxLength: 100, description: 'search: digits match the number from its start ("124-81" works), anything else a piece of the name' })),
   },
   { additionalProperties: false },
 );
@@ -173,17 +186,28 @@ export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {
 
     app.get(
       '/watch',
-      { schema: { summary: 'The watch list, oldest first, in pages', querystring: ListQuery, response: { 200: WatchList, ...problemResponses } } },
+      { schema: { summary: 'The watch list, oldest first, in pages; narrowed by status or a search', querystring: ListQuery, response: { 200: WatchList, ...problemResponses } } },
       async (request) => {
         const account = requireAccount(request);
         const limit = request.query.limit ?? 100;
         const after = request.query.cursor === undefined ? null : decodeCursor(request.query.cursor);
         if (request.query.cursor !== undefined && !after) throw new AppError('bad_request', 'cursor: not a cursor from a previous page');
+        const filter = { ...(request.query.status ? { status: request.query.status } : {}), ...watchSearch(request.query.q ?? '') };
+        const filtered = Object.keys(filter).length > 0;
         // one extra row says whether another page exists without a count query
-        const [rows, total] = await Promise.all([service.list(account, after, limit + 1), service.count(account)]);
+        const [rows, total, matching] = await Promise.all([
+          service.list(account, after, limit + 1, filter),
+          service.count(account),
+          filtered ? service.countMatching(account, filter) : null,
+        ]);
         const page = rows.slice(0, limit);
         const last = page.at(-1);
-        return { data: page.map(watchRecord), total, next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null };
+        return {
+          data: page.map(watchRecord),
+          total,
+          ...(matching === null ? {} : { matching }),
+          next_cursor: rows.length > limit && last ? encodeCursor({ createdAt: last.createdAt, id: last.id }) : null,
+        };
       },
     );
 

@@ -31,6 +31,16 @@ export interface ListCursor {
   id: string;
 }
 
+/**
+ * What the watch list may be narrowed to: a status (`unknown` for entries never answered), a
+ * number prefix, a piece of the name. Absent fields do not narrow.
+ */
+export interface WatchFilter {
+  status?: string;
+  bnoPrefix?: string;
+  nameContains?: string;
+}
+
 /** An event to deliver to the account's endpoint, if it has an enabled one when this commits. */
 export interface WebhookEventInput {
   id: string;

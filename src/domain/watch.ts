@@ -1,6 +1,7 @@
 // The watch list's rules, pure: what a check observed, whether it is a change worth a history
 // row, which events it raises, and when the next check is due.
 import type { BizStatus } from './verification.ts';
+import type { WatchFilter } from './watch-entities.ts';
 
 /** What one check of a watched business observed (the fields history compares and reports). */
 export interface WatchState {
@@ -112,4 +113,17 @@ export function watchEventBody(type: WatchEventType, watch: WatchView, change: W
     timestamp: checkedAt,
     data: { ...watch, ...change.current, checked_at: checkedAt, previous_attributes: change.previous },
   });
+}
+
+/**
+ * The list's search box: a number when what was typed is digits (hyphens and spaces as people
+ * write them: "124-81", "124 81 00998"), matched from its start; anything else is a piece of the
+ * name. Blank searches nothing.
+ */
+export function watchSearch(q: string): Pick<WatchFilter, 'bnoPrefix' | 'nameContains'> {
+  const text = q.trim();
+  if (text === '') return {};
+  const digits = text.replace(/[-\s]/g, '');
+  if (/^[0-9]{1,10}$/.test(digits)) return { bnoPrefix: digits };
+  return { nameContains: text };
 }

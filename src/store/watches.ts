@@ -5,7 +5,7 @@
 import { OverSql, type Sql } from './sql.ts';
 import { attemptsByDelivery, toDelivery, toEndpoint, toHistory, toWatch } from './watch-rows.ts';
 import type { PreviousAttributes, WatchState } from '../domain/watch.ts';
-import type { DueDelivery, ListCursor, Watch, WatchHistoryEntry, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventInput } from '../domain/watch-entities.ts';
+import type { DueDelivery, ListCursor, Watch, WatchFilter, WatchHistoryEntry, WebhookAttempt, WebhookDelivery, WebhookEndpoint, WebhookEventInput } from '../domain/watch-entities.ts';
 import { json, num } from './rows.ts';
 
 /** One check to commit: the entry's new state, its history row and the events it raises, together. */
@@ -43,6 +43,29 @@ export async function enqueueEvent(t: Sql, accountId: string, e: WebhookEventInp
     [e.id, e.type, e.body, at, at, accountId],
   );
   return n > 0;
+}
+
+/** LIKE's own characters taken literally (the escape character is declared with the pattern) */
+const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+function filterSql(accountId: string, f: WatchFilter): { text: string; params: unknown[] } {
+  let text = 'account_id = ?';
+  const params: unknown[] = [accountId];
+  if (f.status === 'unknown') text += " AND (biz_status IS NULL OR biz_status = 'unknown')";
+  else if (f.status !== undefined) {
+    text += ' AND biz_status = ?';
+    params.push(f.status);
+  }
+  if (f.bnoPrefix !== undefined) {
+    text += " AND b_no LIKE ? ESCAPE '\\'";
+    params.push(`${likeLiteral(f.bnoPrefix)}%`);
+  }
+  if (f.nameContains !== undefined) {
+    // lower() on both sides: SQLite's LIKE ignores ASCII case and PostgreSQL's does not
+    text += " AND lower(name) LIKE lower(?) ESCAPE '\\'";
+    params.push(`%${likeLiteral(f.nameContains)}%`);
+  }
+  return { text, params };
 }
 
 export class WatchStore extends OverSql {
@@ -88,12 +111,21 @@ export class WatchStore extends OverSql {
     return num(await this.sql.get('SELECT coalesce((SELECT n FROM watch_counts WHERE account_id = ?), 0) AS n', [accountId]));
   }
 
-  /** The account's entries in creation order, after the cursor. */
-  async list(accountId: string, o: { after: ListCursor | null; limit: number }): Promise<Watch[]> {
-    const rows = o.after
-      ? await this.sql.all('SELECT * FROM watches WHERE account_id = ? AND (created_at, id) > (?::timestamptz, ?) ORDER BY created_at, id LIMIT ?', [accountId, o.after.createdAt, o.after.id, o.limit])
-      : await this.sql.all('SELECT * FROM watches WHERE account_id = ? ORDER BY created_at, id LIMIT ?', [accountId, o.limit]);
+  /** The account's entries in creation order, after the cursor, narrowed by the filter. */
+  async list(accountId: string, o: { after: ListCursor | null; limit: number; filter?: WatchFilter }): Promise<Watch[]> {
+    const where = filterSql(accountId, o.filter ?? {});
+    if (o.after) {
+      where.text += ' AND (created_at, id) > (?::timestamptz, ?)';
+      where.params.push(o.after.createdAt, o.after.id);
+    }
+    const rows = await this.sql.all(`SELECT * FROM watches WHERE ${where.text} ORDER BY created_at, id LIMIT ?`, [...where.params, o.limit]);
     return rows.map(toWatch);
+  }
+
+  /** Entries that pass the filter (a count over the account's index range, not the counter). */
+  async countMatching(accountId: string, filter: WatchFilter): Promise<number> {
+    const where = filterSql(accountId, filter);
+    return num(await this.sql.get(`SELECT count(*) AS n FROM watches WHERE ${where.text}`, where.params));
   }
 
   async remove(accountId: string, watchId: string): Promise<boolean> {
@@ -153,7 +185,7 @@ export class WatchStore extends OverSql {
   }
 }
 
-/** checks per UPDATE: 5 parameters each */
+/** checks per UPDATE: 6 parameters each */
 const UPDATE_ROWS = 500;
 
 /**
@@ -165,13 +197,13 @@ async function commitSome(t: Sql, checks: readonly WatchCheckCommit[]): Promise<
   if (checks.length === 0) return [];
   const held = await t.all(
     // a named CTE, not VALUES with a column list, which SQLite does not read
-    `WITH v (id, holder, state, checked_at, next_at) AS (VALUES ${checks.map(() => '(?, ?, ?, ?, ?)').join(', ')})
-     UPDATE watches SET state = v.state::jsonb, last_checked_at = v.checked_at::timestamptz, next_check_at = v.next_at::timestamptz,
+    `WITH v (id, holder, state, status, checked_at, next_at) AS (VALUES ${checks.map(() => '(?, ?, ?, ?, ?, ?)').join(', ')})
+     UPDATE watches SET state = v.state::jsonb, biz_status = v.status, last_checked_at = v.checked_at::timestamptz, next_check_at = v.next_at::timestamptz,
             failures = 0, lease_holder = NULL, lease_expires_at = NULL
        FROM v
       WHERE watches.id = v.id AND watches.lease_holder = v.holder
      RETURNING watches.id, watches.account_id`,
-    checks.flatMap((ch) => [ch.watchId, ch.holder, JSON.stringify(ch.state), ch.checkedAt, ch.nextCheckAt]),
+    checks.flatMap((ch) => [ch.watchId, ch.holder, JSON.stringify(ch.state), ch.state.biz_status, ch.checkedAt, ch.nextCheckAt]),
   );
   const accountOf = new Map(held.map((r) => [String(r.id), String(r.account_id)]));
   const kept = checks.filter((ch) => accountOf.has(ch.watchId));
@@ -191,7 +223,7 @@ async function commitSome(t: Sql, checks: readonly WatchCheckCommit[]): Promise<
  * account row's lock makes reading the counter and inserting one step among concurrent adds, and
  * the counter is read once and written once however many entries come.
  */
-/** entries per INSERT: 10 parameters each stays well inside both engines' limits */
+/** entries per INSERT: 11 parameters each stays well inside both engines' limits */
 const INSERT_ROWS = 500;
 
 async function insertWatches(t: Sql, accountId: string, ws: readonly Watch[], firstHistory: boolean, limit: number): Promise<({ created: boolean; watch: Watch } | null)[]> {
@@ -224,9 +256,11 @@ async function insertWatches(t: Sql, accountId: string, ws: readonly Watch[], fi
   for (let i = 0; i < fresh.length; i += INSERT_ROWS) {
     const part = fresh.slice(i, i + INSERT_ROWS);
     const rows = await t.all(
-      `INSERT INTO watches (id, account_id, b_no, name, address, state, last_checked_at, next_check_at, failures, created_at)
-       VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} RETURNING *`,
-      part.flatMap((w) => [w.id, accountId, w.bno, w.name, w.address, w.state ? JSON.stringify(w.state) : null, w.lastCheckedAt, w.nextCheckAt, w.failures, w.createdAt]),
+      `INSERT INTO watches (id, account_id, b_no, name, address, state, biz_status, last_checked_at, next_check_at, failures, created_at)
+       VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} RETURNING *`,
+      part.flatMap((w) => [
+        w.id, accountId, w.bno, w.name, w.address, w.state ? JSON.stringify(w.state) : null, w.state?.biz_status ?? null, w.lastCheckedAt, w.nextCheckAt, w.failures, w.createdAt,
+      ]),
     );
     for (const r of rows) {
       const w = toWatch(r);

@@ -11,7 +11,7 @@ import { allRows } from '../batch/job-rows.ts';
 import { ntsDate } from '../domain/verification.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
-import type { ListCursor, Watch, WatchHistoryEntry } from '../domain/watch-entities.ts';
+import type { ListCursor, Watch, WatchFilter, WatchHistoryEntry } from '../domain/watch-entities.ts';
 import type { WatchChecker } from './watch-checker.ts';
 
 export interface WatchInput {
@@ -253,8 +253,13 @@ export class WatchService {
     return this.#store.watches.count(account.id);
   }
 
-  list(account: Account, after: ListCursor | null, limit: number): Promise<Watch[]> {
-    return this.#store.watches.list(account.id, { after, limit });
+  list(account: Account, after: ListCursor | null, limit: number, filter: WatchFilter = {}): Promise<Watch[]> {
+    return this.#store.watches.list(account.id, { after, limit, filter });
+  }
+
+  /** Entries that pass a filter (counted: the counter knows only the whole list). */
+  countMatching(account: Account, filter: WatchFilter): Promise<number> {
+    return this.#store.watches.countMatching(account.id, filter);
   }
 
   async remove(account: Account, watchId: string): Promise<void> {

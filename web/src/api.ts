@@ -207,4 +207,6 @@ export interface Page<T> {
   next_cursor: string | null;
   /** entries on the whole list, where the list says */
   total?: number;
+  /** entries that pass the list's filter, when one was given */
+  matching?: number;
 }

@@ -174,23 +174,89 @@ function WatchTable(props: { items: WatchRecord[]; onRemove: (w: WatchRecord) =>
   );
 }
 
+/** what GET /watch narrows by; blank fields do not narrow */
+interface ListFilter {
+  q: string;
+  status: string;
+}
+const NO_FILTER: ListFilter = { q: '', status: '' };
+const FILTER_STATUSES = ['active', 'suspended', 'closed', 'converted', 'unregistered', 'unknown'] as const;
+
+function filterQuery(f: ListFilter): Record<string, string> {
+  return { ...(f.q.trim() ? { q: f.q.trim() } : {}), ...(f.status ? { status: f.status } : {}) };
+}
+
+/** Search by number or name and narrow by status; applied on submit (and at once for the status). */
+function WatchFilterForm(props: { applied: ListFilter; onApply: (f: ListFilter) => void }) {
+  const { t } = useI18n();
+  const [q, setQ] = useState(props.applied.q);
+  const filtered = props.applied.q.trim() !== '' || props.applied.status !== '';
+  return (
+    <form
+      class="watch-filter"
+      role="search"
+      aria-label={t('watch.searchLabel')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        props.onApply({ ...props.applied, q });
+      }}
+    >
+      <div class="field">
+        <label for="watch-q">{t('watch.search')}</label>
+        <input id="watch-q" type="search" maxLength={100} autoComplete="off" spellcheck={false} value={q} placeholder={t('watch.searchHint')} onInput={(e) => setQ(e.currentTarget.value)} />
+      </div>
+      <div class="field">
+        <label for="watch-status-filter">{t('watch.statusFilter')}</label>
+        <select id="watch-status-filter" value={props.applied.status} onChange={(e) => props.onApply({ q, status: e.currentTarget.value })}>
+          <option value="">{t('watch.allStatuses')}</option>
+          {FILTER_STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s === 'unknown' ? t('watch.notChecked') : codeLabel(t, 'status', s)}
+            </option>
+          ))}
+        </select>
+      </div>
+      <button type="submit" class="secondary">
+        {t('watch.find')}
+      </button>
+      {filtered && (
+        <button
+          type="button"
+          class="secondary"
+          onClick={() => {
+            setQ('');
+            props.onApply(NO_FILTER);
+          }}
+        >
+          {t('watch.clearFilter')}
+        </button>
+      )}
+    </form>
+  );
+}
+
 function WatchList(props: { onForbidden: (required: string) => void }) {
   const { t, lang } = useI18n();
   const [items, setItems] = useState<WatchRecord[] | null>(null);
   const [next, setNext] = useState<string | null>(null);
   const [total, setTotal] = useState<number | null>(null);
+  const [matching, setMatching] = useState<number | null>(null);
+  const [filter, setFilter] = useState<ListFilter>(NO_FILTER);
   const [error, setError] = useState<string | null>(null);
   const [notice, setNotice] = useState<string | null>(null);
   const [removing, setRemoving] = useState<WatchRecord | null>(null);
   const [loadingMore, setLoadingMore] = useState(false);
 
-  const load = async (cursor: string | null) => {
+  const load = async (cursor: string | null, f: ListFilter = filter) => {
     setLoadingMore(cursor !== null);
     try {
-      const page = await api<Page<WatchRecord>>('GET', '/watch', undefined, { query: cursor ? { limit: String(PAGE), cursor } : { limit: String(PAGE) } });
+      const query = { limit: String(PAGE), ...filterQuery(f), ...(cursor ? { cursor } : {}) };
+      const page = await api<Page<WatchRecord>>('GET', '/watch', undefined, { query });
       setItems((prev) => (cursor && prev ? [...prev, ...page.data] : page.data));
       setNext(page.next_cursor);
       setTotal(page.total ?? null);
+      setMatching(page.matching ?? null);
+      setError(null);
     } catch (err) {
       const required = requiredPlanOf(err);
       if (required) props.onForbidden(required);
@@ -208,10 +274,11 @@ function WatchList(props: { onForbidden: (required: string) => void }) {
     setError(null);
     setNotice(created ? t('watch.added', { bno, status: codeLabel(t, 'status', w.biz_status) }) : t('watch.already', { bno }));
     // the list is oldest first: a new entry belongs at its end, shown once the end is loaded
+    // (and not into a filtered list, whose filter it may not pass)
     setItems((prev) => {
       if (!prev) return prev;
       if (prev.some((x) => x.watch_id === w.watch_id)) return prev.map((x) => (x.watch_id === w.watch_id ? w : x));
-      return created && next === null ? [...prev, w] : prev;
+      return created && next === null && matching === null ? [...prev, w] : prev;
     });
   };
 
@@ -236,11 +303,27 @@ function WatchList(props: { onForbidden: (required: string) => void }) {
       <section class="card" aria-labelledby="watch-list-title">
         <h2 id="watch-list-title">
           {t('watch.list')}
-          {items && items.length > 0 && <small class="count" data-testid="watch-count"> · {t(total === null ? 'watch.shown' : 'watch.shownOf', { n: formatNumber(lang, items.length), total: formatNumber(lang, total ?? 0) })}</small>}
+          {items && (items.length > 0 || matching !== null) && (
+            <small class="count" data-testid="watch-count" aria-live="polite">
+              {' · '}
+              {matching !== null
+                ? t('watch.shownMatching', { n: formatNumber(lang, items.length), matching: formatNumber(lang, matching), total: formatNumber(lang, total ?? 0) })
+                : t(total === null ? 'watch.shown' : 'watch.shownOf', { n: formatNumber(lang, items.length), total: formatNumber(lang, total ?? 0) })}
+            </small>
+          )}
         </h2>
+        {(total ?? 0) > 0 && (
+          <WatchFilterForm
+            applied={filter}
+            onApply={(f) => {
+              setFilter(f);
+              void load(null, f);
+            }}
+          />
+        )}
         <ErrorLine error={error} />
         {items === null && !error && <p class="loading">{t('app.loading')}</p>}
-        {items?.length === 0 && <p class="muted">{t('watch.empty')}</p>}
+        {items?.length === 0 && <p class="muted">{t(matching !== null ? 'watch.noneMatching' : 'watch.empty')}</p>}
         {items && items.length > 0 && <WatchTable items={items} onRemove={setRemoving} />}
         {next && (
           <button type="button" class="secondary" disabled={loadingMore} onClick={() => void load(next)}>

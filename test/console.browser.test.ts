@@ -150,6 +150,18 @@ function browserSuite(kind: StoreKind): void {
       await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).waitFor();
       await screenshot(page, `${kind}-desktop-6-bulk-done`);
 
+      // watch them all: the job's valid numbers go on the watch list, nothing more charged
+      const usedBefore = ((await (await ctx.request.get(`${srv.url}/console/api/account`)).json()) as { quota: { used: number } }).quota.used;
+      await page.getByRole('button', { name: '모두 감시 목록에 추가' }).click();
+      const result = page.getByTestId('watch-all-result');
+      await result.filter({ hasText: '감시 목록에 추가했습니다' }).waitFor();
+      const watched = (await (await ctx.request.get(`${srv.url}/console/api/watch?limit=1`)).json()) as { total: number };
+      assert.ok(watched.total > 100, `${watched.total} watched`);
+      assert.match((await result.textContent()) ?? '', new RegExp(`${watched.total.toLocaleString('ko-KR')}곳을 감시 목록에 추가했습니다 \\(이미 감시 중 0곳\\)`));
+      assert.ok(await page.getByRole('button', { name: '모두 감시 목록에 추가' }).isDisabled(), 'once is enough');
+      const usedAfter = ((await (await ctx.request.get(`${srv.url}/console/api/account`)).json()) as { quota: { used: number } }).quota.used;
+      assert.equal(usedAfter, usedBefore, 'the job\'s answers are the first check');
+
       // English, kept across a reload
       await page.getByRole('link', { name: '계정과 사용량' }).click();
       await page.getByRole('button', { name: 'English' }).click();

@@ -1,6 +1,7 @@
 // Bulk verification: drop a file, watch the job's progress bar (polled once a second, as the
 // API recommends), read the preview, download everything, and find past jobs.
 import { useEffect, useRef, useState } from 'preact/hooks';
+import { useAccount } from '../account.ts';
 import { api, API_BASE, type AccountInfo, type JobListItem, type JobStatus } from '../api.ts';
 import { ErrorLine, errorText } from '../components.tsx';
 import { formatBytes, formatDate, formatNumber, formatPercent } from '../format.ts';
@@ -117,7 +118,50 @@ function ProgressBar(props: { job: JobStatus }) {
   );
 }
 
+/**
+ * POST /batch/{job_id}/watch: every valid number of the finished job onto the watch list, its
+ * answers as their first check (nothing more charged). Offered only on plans with a watch list.
+ */
+function WatchAll(props: { jobId: string }) {
+  const { t, lang } = useI18n();
+  const [busy, setBusy] = useState(false);
+  const [done, setDone] = useState<{ created: number; existing: number; refused: number } | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const run = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      setDone(await api<{ created: number; existing: number; refused: number }>('POST', `/batch/${encodeURIComponent(props.jobId)}/watch`));
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <div class="watch-all">
+      <p class="hint">{t('bulk.watchAllHint')}</p>
+      <button type="button" class="secondary" disabled={busy || done !== null} onClick={() => void run()}>
+        {busy ? t('bulk.watchingAll') : t('bulk.watchAll')}
+      </button>
+      <ErrorLine error={error} />
+      <p class="ok" role="status" data-testid="watch-all-result">
+        {done && t(done.refused > 0 ? 'bulk.watchedAllFull' : 'bulk.watchedAll', { created: formatNumber(lang, done.created), existing: formatNumber(lang, done.existing), refused: formatNumber(lang, done.refused) })}
+        {done && (
+          <>
+            {' '}
+            <a href={`${BASE}/watch`} onClick={linkHandler('/watch')}>
+              {t('bulk.toWatchList')}
+            </a>
+          </>
+        )}
+      </p>
+    </div>
+  );
+}
+
 function JobView(props: { jobId: string; onChange: () => void }) {
+  const { account } = useAccount();
   const { t, lang } = useI18n();
   const [job, setJob] = useState<JobStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -179,6 +223,7 @@ function JobView(props: { jobId: string; onChange: () => void }) {
               ))}
             </p>
           )}
+          {job.status === 'done' && account?.features.watch && <WatchAll jobId={job.job_id} />}
           {job.preview.length > 0 && <PreviewTable job={job} />}
         </>
       )}

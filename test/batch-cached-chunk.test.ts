@@ -87,7 +87,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
       offline: false, paid: false, month: '2026-11', idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(),
       uploadLeaseUntil: new Date(NOW.getTime() + 60_000).toISOString(),
     });
-    for (const [i, rows] of chunks.entries()) await appendChunk(store.batches, id, i + 1, rows, ['b_no', 'name']);
+    for (const [i, rows] of chunks.entries()) await appendChunk(store.batches, id, i + 1, rows, ['b_no', 'name'], { bno: 'b_no', name: 'name', address: null });
     const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 15, distinct: 7, sharedNumbers: [], sharedChunks: [] });
     assert.ok(fin.ok);
     return { job: fin.job, account };
@@ -161,7 +161,7 @@ describeEachStore('the batch worker and the cache path', (kind) => {
     });
     // chunks of two: fresh entries; a fresh entry and an invalid number; an expired entry and a fresh one
     const rows = [row(1, valid(1)), row(2, valid(2)), row(3, valid(3)), row(4, 'abc'), row(5, valid(5)), row(6, valid(4))];
-    for (let c = 0; c < 3; c++) await appendChunk(store.batches, id, c + 1, rows.slice(c * 2, c * 2 + 2), ['b_no', 'name']);
+    for (let c = 0; c < 3; c++) await appendChunk(store.batches, id, c + 1, rows.slice(c * 2, c * 2 + 2), ['b_no', 'name'], { bno: 'b_no', name: 'name', address: null });
     assert.ok((await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 6, distinct: 5, sharedNumbers: [], sharedChunks: [] })).ok);
 
     const asked: string[] = [];

@@ -49,7 +49,7 @@ describeEachStore('a chunk that keeps failing', (kind) => {
       [row(4, valid(4), '한빛상사'), row(5, valid(5)), row(6, valid(6))],
       [row(7, valid(7)), row(8, valid(8)), row(9, 'abc')],
     ];
-    for (const [i, rows] of chunks.entries()) await appendChunk(store.batches, id, i + 1, rows, ['b_no', 'name']);
+    for (const [i, rows] of chunks.entries()) await appendChunk(store.batches, id, i + 1, rows, ['b_no', 'name'], { bno: 'b_no', name: 'name', address: null });
     const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: true, paid: false, now: NOW, total: 9, distinct: 8, sharedNumbers: [], sharedChunks: [] });
     assert.ok(fin.ok);
     assert.equal((await store.usage.get(account.id, '2026-11')).used, 8);

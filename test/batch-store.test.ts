@@ -51,7 +51,7 @@ describeEachStore('batch store', (kind) => {
       rowId: i + 1, bnoRaw: `n${i % distinct}`, bno: bnoOf(i % distinct), valid: true, name: i % 2 ? `상호${i}` : null, address: null, cells: { 사업자등록번호: `n${i}`, 상호: i % 2 ? `상호${i}` : '' },
     }));
     input.push({ rowId: rows + 1, bnoRaw: 'abc', bno: null, valid: false, name: null, address: null, cells: { 사업자등록번호: 'abc', 상호: '' } });
-    for (let c = 0; c * chunkSize < input.length; c++) await appendChunk(store.batches, id, c + 1, input.slice(c * chunkSize, (c + 1) * chunkSize), ['사업자등록번호', '상호']);
+    for (let c = 0; c * chunkSize < input.length; c++) await appendChunk(store.batches, id, c + 1, input.slice(c * chunkSize, (c + 1) * chunkSize), ['사업자등록번호', '상호'], { bno: '사업자등록번호', name: '상호', address: null });
     // which numbers occur in more than one chunk, as the upload counts them
     const chunksOf = new Map<string, Set<number>>();
     input.forEach((r, i) => r.bno && chunksOf.set(r.bno, (chunksOf.get(r.bno) ?? new Set()).add(Math.floor(i / chunkSize) + 1)));

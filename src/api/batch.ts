@@ -10,7 +10,7 @@ import type { LabelItem } from '../domain/label.ts';
 import type { LabelFile } from '../batch/files/label-file.ts';
 import { RETURN_CAUSES } from '../domain/return-reason.ts';
 import { normaliseFromFile } from '../domain/bizno.ts';
-import { BatchAccepted, batchStatusBody, BatchStatusBody, jobSummary, RESULT_COLUMNS, resultRecord } from '../batch/batch-view.ts';
+import { BatchAccepted, batchStatusBody, BatchStatusBody, downloadColumns, jobSummary, resultRecord } from '../batch/batch-view.ts';
 import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
 import { requireAccount } from './auth.ts';
 import { Problem, problemResponses } from './schemas.ts';
@@ -26,6 +26,8 @@ const UploadQuery = Type.Object(
     bno_column: Type.Optional(Type.String({ maxLength: 100, description: 'header or 1-based index of the business-number column' })),
     name_column: Type.Optional(Type.String({ maxLength: 100 })),
     address_column: Type.Optional(Type.String({ maxLength: 100 })),
+    representative_column: Type.Optional(Type.String({ maxLength: 100, description: '대표자 column; with opening_date_column, rows are checked by NTS 진위확인' })),
+    opening_date_column: Type.Optional(Type.String({ maxLength: 100, description: '개업일 column (YYYYMMDD, YYYY-MM-DD, an Excel date…)' })),
   },
   { additionalProperties: false },
 );
@@ -152,7 +154,10 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
           offline: request.query.offline === 'true',
           paid: request.query.paid === 'true',
           sheet: request.query.sheet,
-          columns: { bnoColumn: column(request.query.bno_column), nameColumn: column(request.query.name_column), addressColumn: column(request.query.address_column) },
+          columns: {
+            bnoColumn: column(request.query.bno_column), nameColumn: column(request.query.name_column), addressColumn: column(request.query.address_column),
+            representativeColumn: column(request.query.representative_column), openedColumn: column(request.query.opening_date_column),
+          },
           idempotencyKey: typeof key === 'string' && key ? key.slice(0, 200) : undefined,
           truncated: () => truncated,
         });
@@ -190,7 +195,7 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
       async (request, reply) => {
         const { job, rows } = await service.rows(requireAccount(request), request.params.job_id);
         const format = request.query.format ?? 'csv';
-        const columns = [...job.columns.map((c) => `input:${c}`), ...RESULT_COLUMNS];
+        const columns = downloadColumns(job);
         async function* records() {
           for await (const row of rows) yield resultRecord(job, row);
         }

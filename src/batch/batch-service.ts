@@ -258,13 +258,13 @@ export class BatchService {
           // a chunk is what a worker holds and a download reads at once: bounded by its text too,
           // or 1,000 rows of 256 wide cells would be hundreds of MB
           if (chunk.length === chunkSize || chars >= chunkChars) {
-            await appendChunk(this.#store.batches, jobId, chunkNo++, chunk, opened.headers);
+            await appendChunk(this.#store.batches, jobId, chunkNo++, chunk, opened.headers, opened.chosen);
             chunk = [];
             chars = 0;
           }
         }
       }
-      await appendChunk(this.#store.batches, jobId, chunkNo, chunk, opened.headers);
+      await appendChunk(this.#store.batches, jobId, chunkNo, chunk, opened.headers, opened.chosen);
       if (req.truncated?.()) throw this.#tooLarge();
       const fingerprint = hash.digest('hex');
       const account = req.account;

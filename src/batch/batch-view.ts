@@ -2,6 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { type BatchJob, type BatchRow, DAILY_LIMIT_REASON } from '../domain/batch.ts';
 import { progressOf } from '../domain/job-progress.ts';
+import type { RowValidation } from '../domain/validation.ts';
 
 const Nullable = (t: Parameters<typeof Type.Union>[0][number]) => Type.Union([t, Type.Null()]);
 const FileInfo = Type.Object({
@@ -11,7 +12,21 @@ const FileInfo = Type.Object({
   number_column: Type.String(),
   name_column: Nullable(Type.String()),
   address_column: Nullable(Type.String()),
+  representative_column: Nullable(Type.String()),
+  opening_date_column: Nullable(Type.String()),
+  validates: Type.Boolean({ description: 'the file has both a representative and an opening-date column: rows that fill both are checked by NTS 진위확인 (a `validation` field)' }),
 });
+
+function fileInfo(job: BatchJob): Static<typeof FileInfo> {
+  const c = job.chosen;
+  return {
+    name: job.filename, kind: job.fileKind, columns: job.columns, number_column: c.bno, name_column: c.name, address_column: c.address,
+    representative_column: c.representative ?? null, opening_date_column: c.opened ?? null, validates: validates(job),
+  };
+}
+
+/** Whether a job's rows are checked by 진위확인: its file has both columns. */
+export const validates = (job: BatchJob): boolean => Boolean(job.chosen.representative && job.chosen.opened);
 
 export const BatchAccepted = Type.Object({
   job_id: Type.String(),
@@ -76,7 +91,7 @@ export function jobSummary(job: BatchJob): Static<typeof BatchAccepted> {
     paid: job.paid,
     charged: job.charged,
     overage: job.overage,
-    file: { name: job.filename, kind: job.fileKind, columns: job.columns, number_column: job.chosen.bno, name_column: job.chosen.name, address_column: job.chosen.address },
+    file: fileInfo(job),
     created_at: job.createdAt,
     links: { status: `/batch/${job.id}`, results: `/batch/${job.id}/results?format=csv` },
   };
@@ -108,7 +123,7 @@ export function batchStatusBody(
       gives_up_at: wait.reason.startsWith(DAILY_LIMIT_REASON) ? null : new Date(Date.parse(wait.since) + waitMs).toISOString(),
     },
     counts: { biz_status: counts.byStatus, grade: counts.byGrade },
-    file: { name: job.filename, kind: job.fileKind, columns: job.columns, number_column: job.chosen.bno, name_column: job.chosen.name, address_column: job.chosen.address },
+    file: fileInfo(job),
     created_at: job.createdAt,
     started_at: job.startedAt,
     finished_at: job.finishedAt,
@@ -122,6 +137,14 @@ export const RESULT_COLUMNS = [
   'closed_on', 'tax_type', 'entity_type', 'address_quality', 'checked_at', 'stale', 'model_version',
 ] as const;
 
+/** A job that validates has these after the result columns: the row's `validation`, flattened. */
+export const VALIDATION_COLUMNS = ['validation', 'validation_code', 'validation_msg'] as const;
+
+/** A download's columns, in order: the input's (prefixed), the results', the validation's. */
+export function downloadColumns(job: BatchJob): string[] {
+  return [...job.columns.map((c) => `input:${c}`), ...RESULT_COLUMNS, ...(validates(job) ? VALIDATION_COLUMNS : [])];
+}
+
 /** One download record: the input columns as read (prefixed), then the result columns. */
 export function resultRecord(job: BatchJob, row: BatchRow): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -133,5 +156,11 @@ export function resultRecord(job: BatchJob, row: BatchRow): Record<string, unkno
   out.reasons = Array.isArray(r.reasons) ? (r.reasons as string[]).join(' | ') : null;
   out.address_quality = address?.quality ?? null;
   if (!row.result) out.biz_status = 'pending';
+  const v = r.validation as RowValidation | null | undefined;
+  if (validates(job)) {
+    out.validation = v?.status ?? null;
+    out.validation_code = v?.valid_code ?? null;
+    out.validation_msg = v?.valid_msg ?? null;
+  }
   return out;
 }

@@ -9,9 +9,9 @@
 // million-row job's time.
 import { statusFromNts } from '../domain/verification.ts';
 import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
-import type { BatchRowInput, ChunkCompletion, Tally } from '../domain/batch.ts';
+import type { BatchRowInput, ChosenHeaders, ChunkCompletion, Tally } from '../domain/batch.ts';
 import type { DistinctAnswer } from './chunk-codec.ts';
-import { lookupNumber } from './job-rows.ts';
+import { lookupNumber, validationInputOf } from './job-rows.ts';
 
 /** Cache entries alike but for the number, as the store groups them for one chunk. */
 export interface CachedGroup {
@@ -28,12 +28,13 @@ export interface CachedGroup {
 
 /**
  * The numbers a chunk's rows are looked up by, as stored with the chunk: one per row with a
- * valid number, repeats kept. Null when a row has a name: scored rows need more than the cache.
+ * valid number, repeats kept. Null when a row has a name or asks 진위확인: scored and validated
+ * rows need more than the cache.
  */
-export function cacheOnlyLookups(rows: readonly BatchRowInput[]): string[] | null {
+export function cacheOnlyLookups(rows: readonly BatchRowInput[], chosen: ChosenHeaders): string[] | null {
   const out: string[] = [];
   for (const row of rows) {
-    if (row.name?.trim()) return null;
+    if (row.name?.trim() || validationInputOf(row, chosen)) return null;
     const bno = lookupNumber(row);
     if (bno !== null) out.push(bno);
   }

@@ -3,7 +3,7 @@
 // alone writes and reads it. SQLite hands JSON back as text, PostgreSQL parsed: the readers take
 // either.
 import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
-import type { BatchRowInput, ChunkOutput, EncodedChunkOutput, ScoredRow, StoredChunk } from '../domain/batch.ts';
+import type { BatchRowInput, ChosenHeaders, ChunkOutput, EncodedChunkOutput, ScoredRow, StoredChunk } from '../domain/batch.ts';
 import type { ChunkText, StoredChunkText } from '../store/batch-store.ts';
 import { bool, iso, json, str } from '../store/rows.ts';
 import { cacheOnlyLookups, type CachedGroup } from './cached-chunk.ts';
@@ -46,8 +46,8 @@ export function decodeRows(v: unknown, columns: readonly string[]): BatchRowInpu
 }
 
 /** A chunk's lookups column (see cacheOnlyLookups), as JSON text or null. */
-export function encodeLookups(rows: readonly BatchRowInput[]): string | null {
-  const lookups = cacheOnlyLookups(rows);
+export function encodeLookups(rows: readonly BatchRowInput[], chosen: ChosenHeaders): string | null {
+  const lookups = cacheOnlyLookups(rows, chosen);
   return lookups ? JSON.stringify(lookups) : null;
 }
 
@@ -151,8 +151,8 @@ export function decodeChunk(c: StoredChunkText): StoredChunk {
 }
 
 /** A chunk's rows as the store keeps them. */
-export function chunkText(rows: readonly BatchRowInput[], columns: readonly string[]): ChunkText {
-  return { firstRow: rows[0]!.rowId, lastRow: rows.at(-1)!.rowId, rows: encodeRows(rows, columns), lookups: encodeLookups(rows) };
+export function chunkText(rows: readonly BatchRowInput[], columns: readonly string[], chosen: ChosenHeaders): ChunkText {
+  return { firstRow: rows[0]!.rowId, lastRow: rows.at(-1)!.rowId, rows: encodeRows(rows, columns), lookups: encodeLookups(rows, chosen) };
 }
 
 /** What a label records of its row (see job-labels.ts). */

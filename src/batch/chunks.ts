@@ -1,6 +1,6 @@
 // A job's chunks as batch/ works with them: rows and outputs decoded, completions encoded, on
 // top of the store, which keeps only their text (see chunk-codec.ts).
-import type { BatchRowInput, ChunkCompletion, ChunkLease, StoredChunk } from '../domain/batch.ts';
+import type { BatchRowInput, ChosenHeaders, ChunkCompletion, ChunkLease, StoredChunk } from '../domain/batch.ts';
 import type { CompleteOutcome } from '../store/batch-store.ts';
 import type { BatchStore } from '../store/batches.ts';
 import { batchDoneEvent } from './batch-events.ts';
@@ -8,9 +8,12 @@ import type { CachedGroup } from './cached-chunk.ts';
 import { chunkText, decodeChunk, decodeRows, encodeFacts, encodeOutput, toCachedGroup } from './chunk-codec.ts';
 import { json } from '../store/rows.ts';
 
-/** Stores rows (in order, none missing) as chunk `chunkNo`; `columns`: the headers read so far, in file order. */
-export async function appendChunk(store: BatchStore, jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[]): Promise<void> {
-  if (rows.length > 0) await store.appendChunk(jobId, chunkNo, chunkText(rows, columns));
+/**
+ * Stores rows (in order, none missing) as chunk `chunkNo`; `columns`: the headers read so far,
+ * in file order; `chosen`: the columns read as what (whether rows ask 진위확인).
+ */
+export async function appendChunk(store: BatchStore, jobId: string, chunkNo: number, rows: readonly BatchRowInput[], columns: readonly string[], chosen: ChosenHeaders): Promise<void> {
+  if (rows.length > 0) await store.appendChunk(jobId, chunkNo, chunkText(rows, columns, chosen));
 }
 
 export async function chunkRows(store: BatchStore, jobId: string, chunkNo: number): Promise<BatchRowInput[]> {

@@ -1,11 +1,12 @@
-// A job's rows as the API shows them. Scored rows (with a name) carry the result stored when
-// their chunk was processed; every other row's result is rebuilt from its number's answer, with
+// A job's rows as the API shows them. Scored rows (with a name, or checked by 진위확인) carry the
+// result stored when their chunk was processed; every other row's result is rebuilt from its number's answer, with
 // the same function that processing used, so it is what storing it would have given.
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { buildVerification, statusFromNts, type BizStatus, type Verification } from '../domain/verification.ts';
 import type { StatusAnswer } from '../domain/status.ts';
 import type { BatchStore } from '../store/batches.ts';
-import type { BatchRow, BatchRowInput, ChunkOutput, StoredChunk } from '../domain/batch.ts';
+import type { BatchRow, BatchRowInput, ChosenHeaders, ChunkOutput, StoredChunk } from '../domain/batch.ts';
+import { rowValidationInput, type RowValidationInput } from '../domain/validation.ts';
 import { chunksAfter } from './chunks.ts';
 
 type Answers = ChunkOutput['answers'];
@@ -17,6 +18,17 @@ export function lookupNumber(row: BatchRowInput): string | null {
 
 function answerOf(answers: Answers, bno: string): StatusAnswer | null {
   return answers.get(bno) ?? null;
+}
+
+/**
+ * What a row brings to 진위확인 when its job reads a representative and an opening-date column:
+ * the question to ask, or an unreadable date; null when the row asks nothing (a blank cell, a
+ * number that fails its check digit, a job without those columns).
+ */
+export function validationInputOf(row: BatchRowInput, chosen: ChosenHeaders): RowValidationInput | null {
+  if (!chosen.representative || !chosen.opened) return null;
+  const bno = lookupNumber(row);
+  return bno === null ? null : rowValidationInput(bno, row.cells[chosen.representative], row.cells[chosen.opened]);
 }
 
 /** The unscored result of a row, given the answers of its chunk's numbers. */

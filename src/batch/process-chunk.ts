@@ -7,7 +7,8 @@ import { nextSeoulDay } from '../domain/quota-period.ts';
 import { type BatchJob, type BatchRowInput, type ChunkCompletion, type ChunkOutput, DAILY_LIMIT_REASON, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
-import { lookupNumber, statusOf, verificationOf } from './job-rows.ts';
+import { lookupNumber, statusOf, validationInputOf, verificationOf } from './job-rows.ts';
+import { rowValidation, type RowValidation, type RowValidationInput, type ValidateQuery, validateKey, type Validator } from '../domain/validation.ts';
 
 export interface ChunkInputs {
   job: BatchJob;
@@ -20,6 +21,8 @@ export interface ChunkInputs {
 export interface ChunkDeps {
   status: StatusService;
   assess: AssessService;
+  /** 진위확인 for rows with a representative and an opening date; none = they are `unanswered` */
+  validator?: Validator;
   now: () => Date;
   /** how long a job waits for NTS to answer again, and how often it asks; none = never wait */
   wait?: { waitMs: number; retryMs: number };
@@ -87,23 +90,68 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     return { bno, answer, refund: !job.offline && (answer === null || answer.stale), shared: shared.has(bno) };
   });
 
+  const validations = await validateRows(deps, job, rows);
   const scored: ChunkOutput['scored'] = new Map();
   const counts: Tally = { byStatus: {}, byGrade: {} };
   for (const row of rows) {
     const name = row.name?.trim();
+    const validation = validations.get(row.rowId);
     if (!name) {
+      if (validation) {
+        // its answer alone would not rebuild it: kept like a scored row, with nothing scored
+        const v = verificationOf(row, answers);
+        scored.set(row.rowId, { result: { ...v, validation }, features: null, addressKey: null });
+      }
       const status = statusOf(row, answers);
       counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
       continue;
     }
     const v = verificationOf(row, answers);
     const assessed = await deps.assess.assess(account, v, { name, address: row.address ?? undefined }, 'ko', deps.now());
-    const result = { ...v, ...assessed.fields, address: assessed.address };
+    const result = { ...v, ...assessed.fields, address: assessed.address, ...(validation ? { validation } : {}) };
     scored.set(row.rowId, { result, features: assessed.features, addressKey: assessed.addressKey });
     counts.byStatus[result.biz_status] = (counts.byStatus[result.biz_status] ?? 0) + 1;
     if (result.grade) counts.byGrade[result.grade] = (counts.byGrade[result.grade] ?? 0) + 1;
   }
   return { output: { answers, scored }, numbers, counts, rows: rows.length };
+}
+
+/**
+ * The chunk's 진위확인: each distinct question asked once (the validator batches and coalesces
+ * them), each asking row given what NTS said. A question NTS did not answer leaves its rows
+ * `unanswered`, never a guess; the status lookup, not this, decides whether a chunk waits for NTS.
+ * Offline jobs ask nothing: there is no stored answer to 진위확인.
+ */
+async function validateRows(deps: ChunkDeps, job: BatchJob, rows: readonly BatchRowInput[]): Promise<Map<number, RowValidation>> {
+  const out = new Map<number, RowValidation>();
+  const inputs = new Map<number, RowValidationInput>();
+  for (const row of rows) {
+    const input = validationInputOf(row, job.chosen);
+    if (input) inputs.set(row.rowId, input);
+  }
+  if (inputs.size === 0) return out;
+  const questions = new Map<string, ValidateQuery>();
+  for (const input of inputs.values()) if (input.kind === 'ask') questions.set(validateKey(input.query), input.query);
+  let asked: Awaited<ReturnType<Validator['validate']>> | null = null;
+  let failure = job.offline ? 'offline job: 진위확인 needs NTS' : 'this service has no 진위확인 upstream';
+  if (!job.offline && deps.validator && questions.size > 0) {
+    try {
+      asked = await deps.validator.validate([...questions.values()]);
+    } catch (err) {
+      failure = `NTS did not answer: ${err instanceof Error ? err.message : String(err)}`;
+    }
+  }
+  for (const [rowId, input] of inputs) {
+    if (input.kind !== 'ask') {
+      out.set(rowId, rowValidation(input, null));
+      continue;
+    }
+    const key = validateKey(input.query);
+    const answer = asked?.answers.get(key) ?? null;
+    const why = asked ? `NTS did not answer: ${asked.unanswered.get(key)?.message ?? 'no answer'}` : failure;
+    out.set(rowId, rowValidation(input, answer, why));
+  }
+  return out;
 }
 
 /**

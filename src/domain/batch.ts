@@ -2,6 +2,18 @@
 // looked up. The store keeps them (encoded by batch/chunk-codec.ts); batch/ works with them.
 import type { StatusAnswer } from './status.ts';
 
+/**
+ * The headers read as the number, name and address, and as the representative and opening date
+ * that make a row's 진위확인 (absent on jobs stored before it: read as null).
+ */
+export interface ChosenHeaders {
+  bno: string;
+  name: string | null;
+  address: string | null;
+  representative?: string | null;
+  opened?: string | null;
+}
+
 export type BatchStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed';
 
 /** Whether a job has ended (every row settled), done or failed. */
@@ -16,8 +28,8 @@ export interface BatchJob {
   fileKind: string;
   /** input headers in file order */
   columns: string[];
-  /** which headers were read as number, name and address */
-  chosen: { bno: string; name: string | null; address: string | null };
+  /** which headers were read as number, name and address, and as representative and opening date */
+  chosen: ChosenHeaders;
   total: number;
   distinctNumbers: number;
   processed: number;

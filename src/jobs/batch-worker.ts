@@ -6,6 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import type { StatusService } from '../domain/status.ts';
 import type { AssessService } from '../verification/assess-service.ts';
+import type { Validator } from '../domain/validation.ts';
 import { chunkNumbers, processChunk, unansweredChunk } from '../batch/process-chunk.ts';
 import { completionFromCache } from '../batch/cached-chunk.ts';
 import { cachedGroups, chunkRows, completeChunk } from '../batch/chunks.ts';
@@ -22,6 +23,8 @@ export interface BatchWorkerOptions {
   onCommit?: (outcome: CompleteOutcome, done: ChunkCompletion) => void;
   status: StatusService;
   assess: AssessService;
+  /** 진위확인 for rows with a representative and an opening date (without: they say it was not asked) */
+  validator?: Validator;
   now?: () => Date;
   /** chunks processed at once by this process: enough to keep NTS calls in flight while rows are assessed */
   concurrency?: number;
@@ -39,7 +42,7 @@ export interface BatchWorkerOptions {
 }
 
 export class BatchWorker {
-  readonly #o: Required<Omit<BatchWorkerOptions, 'log'>> & Pick<BatchWorkerOptions, 'log'>;
+  readonly #o: Required<Omit<BatchWorkerOptions, 'log' | 'validator'>> & Pick<BatchWorkerOptions, 'log' | 'validator'>;
   readonly #holder = `worker_${randomBytes(6).toString('hex')}`;
   #active = 0;
   /** one lane per chunk in flight, each the shared polling loop over "claim a chunk, work it" */
@@ -98,7 +101,10 @@ export class BatchWorker {
     // up at once) sends the chunk round again with that answer; each round settles more of them.
     const wait = { waitMs: this.#o.upstreamWaitMs, retryMs: this.#o.upstreamRetryMs };
     for (let round = 1; round <= MAX_ROUNDS; round++) {
-      const done = await processChunk({ status: this.#o.status, assess: this.#o.assess, now: this.#o.now, wait }, { job, account, rows, shared });
+      const done = await processChunk(
+        { status: this.#o.status, assess: this.#o.assess, ...(this.#o.validator ? { validator: this.#o.validator } : {}), now: this.#o.now, wait },
+        { job, account, rows, shared },
+      );
       if ('wait' in done) {
         const deferred = await store.batches.deferChunk(lease, this.#holder, done.wait.until, done.wait.reason, this.#o.now());
         if (deferred) this.#o.log?.info({ job: lease.jobId, chunk: lease.chunkNo, until: done.wait.until, reason: done.wait.reason }, 'batch chunk waits for NTS');

@@ -53,3 +53,20 @@ test('an override naming a column that is not there is a bad_column error', () =
   const r = chooseColumns(['b_no', 'x'], { addressColumn: 9 });
   assert.equal(r.ok ? 'ok' : r.error.code, 'bad_column');
 });
+
+function both(headers: string[], overrides = {}) {
+  const r = chooseColumns(headers, overrides);
+  assert.ok(r.ok, r.ok ? '' : r.error.message);
+  return [r.columns.representative?.index ?? null, r.columns.opened?.index ?? null];
+}
+
+test('the representative and opening-date columns are recognised as offices label them, or named outright', () => {
+  for (const [rep, opened] of [['대표자', '개업일'], ['대표자명', '개업일자'], ['대표자 성명', '개업연월일'], ['대표자(명)', '개업일(자)'], ['P_NM', 'start_dt'], ['CEO', 'Opening Date']]) {
+    assert.deepEqual(both(['사업자번호', '상호', rep!, opened!]), [3, 4], `${rep} / ${opened}`);
+  }
+  assert.deepEqual(both(['사업자번호', '상호', '대표전화', '주소']), [null, null], 'a 대표전화 is not a representative');
+  assert.deepEqual(both(['사업자번호', '사장', '창업']), [null, null]);
+  assert.deepEqual(both(['사업자번호', '사장', '창업'], { representativeColumn: '사장', openedColumn: 3 }), [2, 3]);
+  const missing = chooseColumns(['사업자번호'], { representativeColumn: '대표' });
+  assert.ok(!missing.ok && missing.error.code === 'bad_column');
+});

@@ -1,4 +1,5 @@
-// Which columns hold the business number, the name and the address. Office files label them in
+// Which columns hold the business number, the name and the address (and, for 진위확인, the
+// representative and the opening date). Office files label them in
 // many ways ("사업자 등록번호(필수)", "*상호", "Biz_No"), so labels are compared after folding
 // case, spaces, separators and a trailing marker; the caller can always name a column outright.
 
@@ -11,6 +12,8 @@ export interface ColumnOverrides {
   bnoColumn?: ColumnRef | undefined;
   nameColumn?: ColumnRef | undefined;
   addressColumn?: ColumnRef | undefined;
+  representativeColumn?: ColumnRef | undefined;
+  openedColumn?: ColumnRef | undefined;
 }
 
 export interface ChosenColumn {
@@ -24,12 +27,18 @@ export interface ChosenColumns {
   bno: ChosenColumn;
   name: ChosenColumn | null;
   address: ChosenColumn | null;
+  /** 대표자: with the opening date, each row is also checked by NTS's 진위확인 */
+  representative: ChosenColumn | null;
+  /** 개업일 */
+  opened: ChosenColumn | null;
 }
 
 // in order of preference when a file has more than one of them
 export const NUMBER_LABELS = ['사업자등록번호', '사업자번호', '등록번호', 'b_no', 'biz_no', 'bizno', 'business_number'] as const;
 export const NAME_LABELS = ['상호', '상호명', '업체명', '회사명', '거래처명', '법인명', 'name', 'company', 'company_name'] as const;
 export const ADDRESS_LABELS = ['주소', '사업장주소', '소재지', 'address', 'addr'] as const;
+export const REPRESENTATIVE_LABELS = ['대표자', '대표자명', '대표자성명', '대표자이름', '대표자 성명', '대표', '대표이사', '대표자(명)', 'p_nm', 'representative', 'ceo', 'ceo_name'] as const;
+export const OPENED_LABELS = ['개업일', '개업일자', '개업연월일', '개업년월일', '개업일(자)', '사업개시일', 'start_dt', 'opening_date', 'open_date', 'start_date'] as const;
 
 /**
  * Folds a label for comparison: NFKC (full-width letters), lower case, without whitespace or
@@ -49,6 +58,8 @@ const folded = (labels: readonly string[]): string[] => labels.map(foldLabel);
 const NUMBER_FOLDED = folded(NUMBER_LABELS);
 const NAME_FOLDED = folded(NAME_LABELS);
 const ADDRESS_FOLDED = folded(ADDRESS_LABELS);
+const REPRESENTATIVE_FOLDED = folded(REPRESENTATIVE_LABELS);
+const OPENED_FOLDED = folded(OPENED_LABELS);
 
 function recognise(headers: readonly string[], labels: readonly string[], taken: Set<number>): ChosenColumn | null {
   let bestRank = labels.length;
@@ -87,11 +98,11 @@ function quoteList(items: readonly string[]): string {
 /** Chooses the columns in one header row; never throws, so several candidate rows can be tried. */
 export function chooseColumns(headers: readonly string[], overrides: ColumnOverrides = {}): ColumnsResult {
   const seen = headers.filter((h) => h.trim() !== '');
-  const pick = (what: 'bno' | 'name' | 'address', ref: ColumnRef | undefined) => {
+  const pick = (what: 'bno' | 'name' | 'address' | 'representative' | 'opening_date', ref: ColumnRef | undefined) => {
     if (ref === undefined) return { ok: true as const, col: null };
     const col = resolveRef(headers, ref);
     if (col) return { ok: true as const, col };
-    const label = { bno: '사업자등록번호', name: '상호', address: '주소' }[what];
+    const label = { bno: '사업자등록번호', name: '상호', address: '주소', representative: '대표자', opening_date: '개업일' }[what];
     return {
       ok: false as const,
       error: new FileError(
@@ -108,8 +119,12 @@ export function chooseColumns(headers: readonly string[], overrides: ColumnOverr
   if (!namePick.ok) return namePick;
   const addressPick = pick('address', overrides.addressColumn);
   if (!addressPick.ok) return addressPick;
+  const representativePick = pick('representative', overrides.representativeColumn);
+  if (!representativePick.ok) return representativePick;
+  const openedPick = pick('opening_date', overrides.openedColumn);
+  if (!openedPick.ok) return openedPick;
 
-  const taken = new Set<number>([bnoPick.col, namePick.col, addressPick.col].flatMap((c) => (c ? [c.index] : [])));
+  const taken = new Set<number>([bnoPick.col, namePick.col, addressPick.col, representativePick.col, openedPick.col].flatMap((c) => (c ? [c.index] : [])));
   const bno = bnoPick.col ?? recognise(headers, NUMBER_FOLDED, taken);
   if (!bno) {
     return {
@@ -126,5 +141,9 @@ export function chooseColumns(headers: readonly string[], overrides: ColumnOverr
   const name = namePick.col ?? recognise(headers, NAME_FOLDED, taken);
   if (name) taken.add(name.index);
   const address = addressPick.col ?? recognise(headers, ADDRESS_FOLDED, taken);
-  return { ok: true, columns: { bno, name, address } };
+  if (address) taken.add(address.index);
+  const representative = representativePick.col ?? recognise(headers, REPRESENTATIVE_FOLDED, taken);
+  if (representative) taken.add(representative.index);
+  const opened = openedPick.col ?? recognise(headers, OPENED_FOLDED, taken);
+  return { ok: true, columns: { bno, name, address, representative, opened } };
 }

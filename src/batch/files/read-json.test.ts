@@ -16,7 +16,7 @@ test('a JSON array of objects: values as text, nested values as JSON text, keys 
   const opened = await openRows(upload(json, 5), { filename: 'customers.json', maxRows: 10 });
   assert.equal(opened.kind, 'json');
   assert.deepEqual(opened.headers, ['b_no', 'name', 'address', 'tags', 'meta', 'active']);
-  assert.deepEqual(opened.chosen, { bno: 'b_no', name: 'name', address: 'address' });
+  assert.deepEqual(opened.chosen, { bno: 'b_no', name: 'name', address: 'address', representative: null, opened: null });
   const rows = await collect(opened.rows);
   assert.deepEqual(rows[0]!.cells, { b_no: '124-81-00998', name: '한빛상사', address: '서울 강남구', tags: '["우수","VIP"]', meta: '{"since":2019,"memo":null}', active: '' });
   assert.deepEqual([rows[1]!.bno, rows[1]!.address, rows[1]!.cells.active], ['2208162517', null, 'true']);

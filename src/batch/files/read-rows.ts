@@ -6,6 +6,7 @@
 // and an AbortSignal destroys it too, which wakes any read waiting on a stalled upload.
 
 import type { Readable } from 'node:stream';
+import type { ChosenHeaders } from '../../domain/batch.ts';
 import { readHead } from './byte-head.ts';
 import type { RawCell } from './cell-text.ts';
 import type { ChosenColumns, ColumnOverrides } from './columns.ts';
@@ -69,7 +70,7 @@ export interface OpenedRows {
    */
   headers: string[];
   /** header names of the recognised columns */
-  chosen: { bno: string; name: string | null; address: string | null };
+  chosen: ChosenHeaders;
   columns: ChosenColumns;
   rows: AsyncGenerator<FileRow>;
   /** The same rows in batches (whatever the reader had ready): read either this or `rows`. */
@@ -228,7 +229,10 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
       delimiter: detected.delimiter,
       sheet: src.sheet?.() ?? null,
       headers: builder.headers,
-      chosen: { bno: columns.bno.header, name: columns.name?.header ?? null, address: columns.address?.header ?? null },
+      chosen: {
+        bno: columns.bno.header, name: columns.name?.header ?? null, address: columns.address?.header ?? null,
+        representative: columns.representative?.header ?? null, opened: columns.opened?.header ?? null,
+      },
       columns,
       rows: rows(),
       batches: batches(),

@@ -18,7 +18,7 @@ test('a CP949 CSV from Korean Excel, hyphenated numbers, read in chunks that spl
   assert.equal(opened.encoding, 'cp949');
   assert.equal(opened.delimiter, ',');
   assert.deepEqual(opened.headers, ['사업자등록번호', '상호', '주소']);
-  assert.deepEqual(opened.chosen, { bno: '사업자등록번호', name: '상호', address: '주소' });
+  assert.deepEqual(opened.chosen, { bno: '사업자등록번호', name: '상호', address: '주소', representative: null, opened: null });
   const rows = await collect(opened.rows);
   assert.deepEqual(rows[0], {
     rowId: 1,
@@ -75,7 +75,7 @@ test('columns overridden by index and by header text', T, async () => {
   const byIndex = await collect(readRows(upload(text), { maxRows: 10, columns: { bnoColumn: 1, nameColumn: 2, addressColumn: 3 } }));
   assert.deepEqual(byIndex.map((r) => [r.bno, r.name, r.address]), [['1248100998', '한빛', '서울']]);
   const opened = await openRows(upload(text), { maxRows: 10, columns: { bnoColumn: '번호', addressColumn: '위치' } });
-  assert.deepEqual(opened.chosen, { bno: '번호', name: null, address: '위치' });
+  assert.deepEqual(opened.chosen, { bno: '번호', name: null, address: '위치', representative: null, opened: null });
   assert.equal(opened.columns.bno.by, 'override');
   await opened.close();
 });

@@ -162,6 +162,27 @@ function browserSuite(kind: StoreKind): void {
       const usedAfter = ((await (await ctx.request.get(`${srv.url}/console/api/account`)).json()) as { quota: { used: number } }).quota.used;
       assert.equal(usedAfter, usedBefore, 'the job\'s answers are the first check');
 
+      // 진위확인, one business: the form says what is missing before sending; a match shows the status
+      await page.getByRole('link', { name: '진위확인' }).click();
+      await page.getByRole('heading', { name: '사업자 진위확인' }).waitFor();
+      await page.getByLabel('사업자등록번호').fill('124-81-00998');
+      await page.getByRole('button', { name: '진위확인', exact: true }).click();
+      await page.getByRole('alert').filter({ hasText: '개업일자를 날짜로 적어 주세요' }).waitFor();
+      await page.getByRole('alert').filter({ hasText: '대표자 성명을 적어 주세요' }).waitFor();
+      await page.getByLabel('개업일자').fill('1996-02-14');
+      await page.getByLabel('대표자 성명').fill('홍길동');
+      await page.getByRole('button', { name: '진위확인', exact: true }).click();
+      const verdict = page.getByTestId('validate-result');
+      await verdict.filter({ hasText: '일치' }).waitFor();
+      assert.match((await verdict.textContent()) ?? '', /계속사업자/);
+      await screenshot(page, `${kind}-desktop-6-validate-match`);
+      await page.getByLabel('대표자 성명').fill('김철수');
+      await page.getByRole('button', { name: '진위확인', exact: true }).click();
+      await verdict.filter({ hasText: '불일치' }).waitFor();
+      assert.match((await verdict.textContent()) ?? '', /국세청 답변: 확인할 수 없습니다\./);
+      const usedValidated = ((await (await ctx.request.get(`${srv.url}/console/api/account`)).json()) as { quota: { used: number } }).quota.used;
+      assert.equal(usedValidated, usedAfter + 2, 'each answered check is one lookup');
+
       // English, kept across a reload
       await page.getByRole('link', { name: '계정과 사용량' }).click();
       await page.getByRole('button', { name: 'English' }).click();

@@ -47,7 +47,7 @@ const API: Record<string, Entry> = {
 
 /** The console serves the API's account-data routes under /console/api too, plus its own. */
 const CONSOLE: Record<string, Entry> = {
-  ...Object.fromEntries(Object.entries(API).filter(([k]) => !['POST /verify', 'POST /validate', 'GET /me'].includes(k)).map(([k, v]) => [k.replace(' /', ' /console/api/'), v])),
+  ...Object.fromEntries(Object.entries(API).filter(([k]) => !['POST /verify', 'GET /me'].includes(k)).map(([k, v]) => [k.replace(' /', ' /console/api/'), v])),
   'GET /console/api/session': {},
   'DELETE /console/api/session': {},
   'GET /console/api/account': {},

@@ -1,6 +1,6 @@
 // The web console, served by the service itself under /console: its pages, and under
 // /console/api the endpoints they call, authenticated by the session cookie instead of X-API-Key.
-// The batch, watch and webhook routes are the API's own plugins registered a second time (start/
+// The batch, watch, webhook and 진위확인 routes are the API's own plugins registered a second time (start/
 // hands them over), so validation, errors and quota are the same; the API's business-plan gate does not apply here (the console is for every
 // plan, pro is "web console only"); feature gates inside the routes still do.
 import cookie from '@fastify/cookie';
@@ -23,7 +23,7 @@ import { pageSecurityHeaders } from '../http/security-headers.ts';
 export interface ConsoleDeps {
   store: Store;
   quota: Quota;
-  /** the API's batch, job list, watch and webhook routes, served here under the session instead of a key */
+  /** the API's batch, job list, watch, webhook and validate routes, served here under the session instead of a key */
   apiRoutes: readonly FastifyPluginAsync[];
   /** collects the routes that need a session as they are registered */
   routes?: RouteInventory;

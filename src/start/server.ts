@@ -8,6 +8,8 @@ import { consolePlugin } from '../console/console-app.ts';
 import { RouteInventory } from '../http/route-inventory.ts';
 import { createRegistry, createStatusService } from '../registry/status-service.ts';
 import { createValidator } from '../registry/validator.ts';
+import { validateRoutes } from '../api/validate.ts';
+import { ValidateService } from '../verification/validate-service.ts';
 import type { StatusService } from '../domain/status.ts';
 import { withAuthCache } from '../accounts/auth-cache.ts';
 import { openStore } from '../store/open.ts';
@@ -120,7 +122,10 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
       metrics, role: config.role, trustProxy: config.trustProxy, routes,
       console: consolePlugin({
         store, quota: new Quota(store, now), config: config.console, now, routes,
-        apiRoutes: accountDataRoutes({ batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes }),
+        apiRoutes: [
+          ...accountDataRoutes({ batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes }),
+          validateRoutes(new ValidateService(validator, new Quota(store, now))),
+        ],
       }),
     });
   metrics?.watch({ upstream: () => status.health().upstream, workQueue: () => store.workQueue() });

@@ -105,6 +105,17 @@ export interface VerificationResult {
   grade?: string | null;
   action?: string | null;
   reasons?: string[];
+  /** 진위확인 of a row that brought a representative and an opening date */
+  validation?: RowValidation | null;
+}
+
+export interface RowValidation {
+  status: 'confirmed' | 'not_confirmed' | 'unanswered' | 'unreadable_date';
+  valid: boolean | null;
+  valid_code: '01' | '02' | null;
+  valid_msg: string | null;
+  p_nm: string;
+  start_dt: string;
 }
 
 export interface JobStatus {
@@ -118,7 +129,17 @@ export interface JobStatus {
   overage: number;
   refunded: number;
   counts: { biz_status: Record<string, number>; grade: Record<string, number> };
-  file: { name: string | null; kind: string; number_column: string; name_column: string | null; address_column: string | null };
+  file: {
+    name: string | null;
+    kind: string;
+    number_column: string;
+    name_column: string | null;
+    address_column: string | null;
+    representative_column: string | null;
+    opening_date_column: string | null;
+    /** rows with a representative and an opening date are checked by 진위확인 */
+    validates: boolean;
+  };
   created_at: string;
   finished_at: string | null;
   preview: { row_id: number; input: Record<string, string>; result: VerificationResult | null }[];

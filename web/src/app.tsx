@@ -7,6 +7,7 @@ import { AuthScreen } from './screens/auth.tsx';
 import { BulkScreen } from './screens/bulk.tsx';
 import { KeysScreen } from './screens/keys.tsx';
 import { OverviewScreen } from './screens/overview.tsx';
+import { ValidateScreen } from './screens/validate.tsx';
 import { WatchHistoryScreen } from './screens/watch-history.tsx';
 import { WatchScreen } from './screens/watch.tsx';
 import { WebhookScreen } from './screens/webhook.tsx';
@@ -16,6 +17,7 @@ const SCREENS: { path: string; label: MessageKey; match: (p: string) => boolean 
   { path: '/', label: 'nav.overview', match: (p) => p === '/' },
   { path: '/keys', label: 'nav.keys', match: (p) => p === '/keys' },
   { path: '/bulk', label: 'nav.bulk', match: (p) => p === '/bulk' || p.startsWith('/bulk/') },
+  { path: '/validate', label: 'nav.validate', match: (p) => p === '/validate' },
   { path: '/watch', label: 'nav.watch', match: (p) => p === '/watch' || p.startsWith('/watch/') },
   { path: '/webhook', label: 'nav.webhook', match: (p) => p === '/webhook' },
 ];
@@ -44,6 +46,7 @@ function Shell(props: { session: SessionInfo; onSignOut: () => void }) {
   if (path === '/') body = <OverviewScreen />;
   else if (path === '/keys') body = <KeysScreen />;
   else if (path === '/bulk' || path.startsWith('/bulk/')) body = <BulkScreen jobId={path.startsWith('/bulk/') ? decodeURIComponent(path.slice(6)) : null} />;
+  else if (path === '/validate') body = <ValidateScreen />;
   else if (path === '/watch') body = <WatchScreen />;
   else if (path.startsWith('/watch/')) body = <WatchHistoryScreen watchId={decodeURIComponent(path.slice(7))} />;
   else if (path === '/webhook') body = <WebhookScreen />;

@@ -1,6 +1,6 @@
 // The preview of a job's results: grade colours (with the letter, never colour alone) and the
 // reasons, strongest first.
-import type { JobStatus, VerificationResult } from '../api.ts';
+import type { JobStatus, RowValidation, VerificationResult } from '../api.ts';
 import { formatPercent } from '../format.ts';
 import { hasMessage, useI18n } from '../i18n.ts';
 
@@ -45,6 +45,19 @@ function Reasons(props: { reasons: readonly string[] | undefined }) {
   );
 }
 
+/** A row's 진위확인: confirmed, not, or why nothing is known; the NTS text beneath. */
+function ValidationCell(props: { v: RowValidation | null | undefined }) {
+  const { t } = useI18n();
+  const { v } = props;
+  if (!v) return <span class="muted">{t('bulk.validationNone')}</span>;
+  return (
+    <div>
+      <span class={`validation validation-${v.status}`}>{t(`validation.${v.status}`)}</span>
+      {v.valid_msg && <small>{v.valid_msg}</small>}
+    </div>
+  );
+}
+
 export function PreviewTable(props: { job: JobStatus }) {
   const { t, lang } = useI18n();
   const { job } = props;
@@ -67,6 +80,7 @@ export function PreviewTable(props: { job: JobStatus }) {
             <th scope="col">{t('bulk.action')}</th>
             <th scope="col">{t('bulk.prob')}</th>
             <th scope="col">{t('bulk.reasons')}</th>
+            {job.file.validates && <th scope="col">{t('bulk.validation')}</th>}
           </tr>
         </thead>
         <tbody>
@@ -88,6 +102,11 @@ export function PreviewTable(props: { job: JobStatus }) {
                 <td data-label={t('bulk.reasons')}>
                   <Reasons reasons={r?.reasons} />
                 </td>
+                {job.file.validates && (
+                  <td data-label={t('bulk.validation')} data-testid="row-validation">
+                    <ValidationCell v={r?.validation} />
+                  </td>
+                )}
               </tr>
             );
           })}

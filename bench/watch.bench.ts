@@ -23,6 +23,7 @@ let clock = Date.now();
 const config = loadConfig({
   PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warn', DATA_DIR: path.join(dir, 'data'), WATCH_POLL_SECONDS: '3600', WATCH_SCHEDULER: 'off',
   ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: pgSchema } : {}),
+  ...(process.env.WATCH_CLAIM_SIZE ? { WATCH_CLAIM_SIZE: process.env.WATCH_CLAIM_SIZE } : {}),
 });
 const srv = await startServer(config, { now: () => new Date(clock) });
 
@@ -88,6 +89,22 @@ try {
     cursor = r.next;
   }
   console.log(`GET /watch?limit=100, 50 pages in order: p50 ${ms(pct(pageTimes, 0.5))}, p99 ${ms(pct(pageTimes, 0.99))}`);
+
+  // finding entries: a status filter (its own index) and a number typed as people do, 20 each
+  const find = async (query: string) => {
+    const times: number[] = [];
+    let matching = 0;
+    for (let i = 0; i < 20; i++) {
+      const t0 = performance.now();
+      const res = await fetch(`${srv.url}/watch?limit=100&${query}`, { headers });
+      const body = (await res.json()) as { matching?: number };
+      times.push(performance.now() - t0);
+      matching = body.matching ?? -1;
+    }
+    return `p50 ${ms(pct(times, 0.5))}, p99 ${ms(pct(times, 0.99))} (${matching.toLocaleString('en-US')} match)`;
+  };
+  const typed = `${bno(4242).slice(0, 3)}-${bno(4242).slice(3, 5)}`;
+  console.log(`GET /watch?status=closed: ${await find('status=closed')}; ?q=${typed}: ${await find(`q=${encodeURIComponent(typed)}`)}`);
 
   // /verify latency idle, then during one hourly round of every entry
   const verifyLoop = async (count: number, stop: () => boolean = () => false) => {

@@ -45,7 +45,12 @@ export const EnvSchema = Type.Object({
   BATCH_UPSTREAM_WAIT_SECONDS: Int(0, 7 * 86400, 6 * 3600, 'how long a job waits for NTS to come back before its unanswered rows become unknown (0: no wait)'),
   BATCH_UPSTREAM_RETRY_SECONDS: Int(1, 3600, 15, 'how often a waiting job tries NTS again'),
   WATCH_POLL_SECONDS: Int(1, 3600, 15, 'how often a scheduler looks for watched businesses due for a check'),
-  WATCH_CLAIM_SIZE: Int(1, 10_000, 500, 'due watches one scheduler claims at a time (their lookups share upstream calls of 100)'),
+  WATCH_CLAIM_SIZE: Type.Optional(
+    Type.Integer({
+      minimum: 1, maximum: 10_000,
+      description: 'due watches one scheduler claims and commits at a time (their lookups share upstream calls of 100); default 500 on PostgreSQL, 100 embedded',
+    }),
+  ),
   WATCH_LEASE_SECONDS: Int(5, 3600, 120, 'how long a claimed watch stays with a scheduler that stopped answering'),
   WATCH_SCHEDULER: Type.Union([Type.Literal('on'), Type.Literal('off')], { default: 'on', description: 'off: this process runs no watch scheduler' }),
   WEBHOOK_TIMEOUT_MS: Int(100, 60_000, 10_000, 'how long one webhook attempt may take'),
@@ -194,7 +199,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       upstreamRetryMs: e.BATCH_UPSTREAM_RETRY_SECONDS * 1000,
     },
     model: { refitMinLabels: e.MODEL_REFIT_MIN_LABELS, refitCheckMs: e.MODEL_REFIT_CHECK_SECONDS * 1000 },
-    watch: { pollMs: e.WATCH_POLL_SECONDS * 1000, claimSize: e.WATCH_CLAIM_SIZE, leaseMs: e.WATCH_LEASE_SECONDS * 1000, scheduler: e.WATCH_SCHEDULER === 'on' },
+    watch: {
+      pollMs: e.WATCH_POLL_SECONDS * 1000,
+      // the embedded store's work is synchronous: a request waits for the step in progress, so
+      // its steps are small (100: ~5 ms); PostgreSQL's do not block, and larger ones cost less
+      claimSize: e.WATCH_CLAIM_SIZE ?? (e.DATABASE_URL ? 500 : 100),
+      leaseMs: e.WATCH_LEASE_SECONDS * 1000,
+      scheduler: e.WATCH_SCHEDULER === 'on',
+    },
     webhooks: {
       timeoutMs: e.WEBHOOK_TIMEOUT_MS,
       pollMs: e.WEBHOOK_POLL_SECONDS * 1000,

@@ -97,6 +97,9 @@ describeEachStore('bulk watch registration', (kind) => {
     assert.equal((await list('status=unknown')).matching, 0, 'every entry was answered at registration');
     assert.deepEqual((await list(`q=${encodeURIComponent('124-81')}`)).data.map((w: any) => w.biz_no), ['1248100998'], 'a number as people write it, from its start');
     assert.equal((await list('q=81')).matching, 0, 'digits match from the start, not anywhere');
+    assert.equal((await list('q=3')).matching, 2);
+    assert.deepEqual((await list('q=1111111119')).data.map((w: any) => w.biz_no), ['1111111119'], 'a whole number ending in 9');
+    assert.equal((await list('q=999')).matching, 0);
     assert.deepEqual((await list(`q=${encodeURIComponent('한빛')}`)).data.map((w: any) => w.name).toSorted(), ['한빛 물산', '한빛상사'], 'a piece of the name');
     assert.deepEqual((await list(`q=${encodeURIComponent('한빛')}&status=active`)).data.map((w: any) => w.name), ['한빛상사'], 'both narrow');
     assert.deepEqual((await list('q=hanbit_')).data.map((w: any) => w.name), ['Hanbit_Trading'], 'case-blind; _ is a character, not a wildcard');

@@ -65,6 +65,7 @@ export class WatchScheduler {
     const claimed = await store.watches.claimDue(started.toISOString(), this.#holder, new Date(started.getTime() + this.#o.leaseMs).toISOString(), this.#o.claimSize);
     const result: RoundResult = { claimed: claimed.length, checked: 0, changed: 0, postponed: 0, events: 0 };
     if (claimed.length === 0) return result;
+    await setImmediate();
     try {
       await this.#check(claimed, started, result);
     } finally {

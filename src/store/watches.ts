@@ -48,6 +48,13 @@ export async function enqueueEvent(t: Sql, accountId: string, e: WebhookEventInp
 /** LIKE's own characters taken literally (the escape character is declared with the pattern) */
 const likeLiteral = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
+/** The least digit string after every string that starts with `digits` ("129" → "13"; "99" → none). */
+function prefixEnd(digits: string): string | null {
+  const last = digits.replace(/9+$/, '');
+  if (last === '') return null;
+  return last.slice(0, -1) + String(Number(last.at(-1)) + 1);
+}
+
 function filterSql(accountId: string, f: WatchFilter): { text: string; params: unknown[] } {
   let text = 'account_id = ?';
   const params: unknown[] = [accountId];
@@ -57,8 +64,10 @@ function filterSql(accountId: string, f: WatchFilter): { text: string; params: u
     params.push(f.status);
   }
   if (f.bnoPrefix !== undefined) {
-    text += " AND b_no LIKE ? ESCAPE '\\'";
-    params.push(`${likeLiteral(f.bnoPrefix)}%`);
+    // a range of the (account_id, b_no) index, not LIKE, which neither engine reads an index for
+    const end = prefixEnd(f.bnoPrefix);
+    text += end === null ? ' AND b_no >= ?' : ' AND b_no >= ? AND b_no < ?';
+    params.push(f.bnoPrefix, ...(end === null ? [] : [end]));
   }
   if (f.nameContains !== undefined) {
     // lower() on both sides: SQLite's LIKE ignores ASCII case and PostgreSQL's does not

@@ -162,3 +162,47 @@ describeEachStore('진위확인 in batch jobs against NTS', (kind) => {
     }
   });
 });
+
+describeEachStore('진위확인 in batch jobs waits out an NTS outage', (kind) => {
+  let nts: FakeNts;
+  let srv: TestServer;
+  let key: string;
+  before(async () => {
+    nts = await startFakeNts({ serviceKey: 'k', seed: 5 });
+    srv = await startTestServer(kind, {
+      NTS_SERVICE_KEY: 'k', NTS_BASE_URL: nts.url, NTS_TIMEOUT_MS: '300', NTS_BREAKER_HALF_OPEN_SECONDS: '1', BATCH_UPSTREAM_RETRY_SECONDS: '1',
+    });
+    key = (await srv.account('business')).apiKey;
+  });
+  after(async () => {
+    await srv?.close();
+    await nts?.close();
+  });
+
+  test('the statuses are cached but NTS is down for 진위확인: the job waits, then every row is answered', async () => {
+    // the numbers' statuses are fresh in the cache: only 진위확인 needs NTS
+    for (const b_no of ['1248100998', closed]) assert.equal((await call(srv.url, 'POST', '/verify', { key, body: { b_no } })).status, 200);
+    nts.setOptions({ errorRate: 1 });
+    let recovered = false;
+    try {
+      const job = await upload(srv.url, key, { name: 'customers.csv', body: LIST_CSV });
+      assert.equal(job.status, 202, JSON.stringify(job.body));
+      const deadline = Date.now() + 20_000;
+      let body: any;
+      do {
+        await new Promise((r) => setTimeout(r, 100));
+        body = (await call(srv.url, 'GET', `/batch/${job.body.job_id}?preview=0`, { key })).body;
+      } while (body.upstream_wait === null && body.status !== 'done' && Date.now() < deadline);
+      assert.equal(body.status, 'processing', JSON.stringify(body));
+      assert.match(body.upstream_wait.reason, /^upstream_unavailable: /);
+      nts.setOptions({ errorRate: 0 });
+      recovered = true;
+      const done = await waitForJob(srv.url, key, job.body.job_id, 30_000, '?preview=50');
+      assert.equal(done.body.status, 'done');
+      assert.equal(done.body.upstream_wait, null);
+      assert.deepEqual(done.body.preview.map((r: any) => r.result.validation?.status ?? null), EXPECTED);
+    } finally {
+      if (!recovered) nts.setOptions({ errorRate: 0 });
+    }
+  });
+});

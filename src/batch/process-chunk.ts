@@ -2,7 +2,7 @@
 // chunk of the job recorded for a shared number), the rows with a name assessed, the rest left to
 // be rebuilt from their answers when read (job-rows.ts); then everything is committed with the
 // chunk in one transaction (BatchStore.completeChunk).
-import type { StatusAnswer, StatusService, UpstreamError } from '../domain/status.ts';
+import { type StatusAnswer, type StatusService, UpstreamError } from '../domain/status.ts';
 import { nextSeoulDay } from '../domain/quota-period.ts';
 import { type BatchJob, type BatchRowInput, type ChunkCompletion, type ChunkOutput, DAILY_LIMIT_REASON, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { Account } from '../domain/account.ts';
@@ -90,7 +90,13 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     return { bno, answer, refund: !job.offline && (answer === null || answer.stale), shared: shared.has(bno) };
   });
 
-  const validations = await validateRows(deps, job, rows);
+  const { validations, errors: validateErrors } = await validateRows(deps, job, rows);
+  // NTS down (or the day's allowance spent) for 진위확인 waits like a status lookup does, so an
+  // outage does not leave rows unanswered that an hour later would have been answered
+  if (validateErrors.length > 0 && deps.wait) {
+    const wait = upstreamWait(job, validateErrors, deps.wait, deps.now());
+    if (wait) return wait;
+  }
   const scored: ChunkOutput['scored'] = new Map();
   const counts: Tally = { byStatus: {}, byGrade: {} };
   for (const row of rows) {
@@ -119,17 +125,19 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
 /**
  * The chunk's 진위확인: each distinct question asked once (the validator batches and coalesces
  * them), each asking row given what NTS said. A question NTS did not answer leaves its rows
- * `unanswered`, never a guess; the status lookup, not this, decides whether a chunk waits for NTS.
- * Offline jobs ask nothing: there is no stored answer to 진위확인.
+ * `unanswered`, never a guess, and its error (when waiting could help) is handed back so that the
+ * chunk waits for NTS as it does for status. Offline jobs ask nothing: there is no stored answer
+ * to 진위확인.
  */
-async function validateRows(deps: ChunkDeps, job: BatchJob, rows: readonly BatchRowInput[]): Promise<Map<number, RowValidation>> {
+async function validateRows(deps: ChunkDeps, job: BatchJob, rows: readonly BatchRowInput[]): Promise<{ validations: Map<number, RowValidation>; errors: UpstreamError[] }> {
   const out = new Map<number, RowValidation>();
+  const errors: UpstreamError[] = [];
   const inputs = new Map<number, RowValidationInput>();
   for (const row of rows) {
     const input = validationInputOf(row, job.chosen);
     if (input) inputs.set(row.rowId, input);
   }
-  if (inputs.size === 0) return out;
+  if (inputs.size === 0) return { validations: out, errors };
   const questions = new Map<string, ValidateQuery>();
   for (const input of inputs.values()) if (input.kind === 'ask') questions.set(validateKey(input.query), input.query);
   let asked: Awaited<ReturnType<Validator['validate']>> | null = null;
@@ -139,6 +147,7 @@ async function validateRows(deps: ChunkDeps, job: BatchJob, rows: readonly Batch
       asked = await deps.validator.validate([...questions.values()]);
     } catch (err) {
       failure = `NTS did not answer: ${err instanceof Error ? err.message : String(err)}`;
+      if (err instanceof UpstreamError && (err.retryable || err.fault === 'quota_exhausted')) errors.push(err);
     }
   }
   for (const [rowId, input] of inputs) {
@@ -148,10 +157,12 @@ async function validateRows(deps: ChunkDeps, job: BatchJob, rows: readonly Batch
     }
     const key = validateKey(input.query);
     const answer = asked?.answers.get(key) ?? null;
-    const why = asked ? `NTS did not answer: ${asked.unanswered.get(key)?.message ?? 'no answer'}` : failure;
+    const error = asked?.unanswered.get(key);
+    if (error && (error.retryable || error.fault === 'quota_exhausted')) errors.push(error);
+    const why = asked ? `NTS did not answer: ${error?.message ?? 'no answer'}` : failure;
     out.set(rowId, rowValidation(input, answer, why));
   }
-  return out;
+  return { validations: out, errors };
 }
 
 /**

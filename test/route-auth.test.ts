@@ -28,6 +28,7 @@ const API: Record<string, Entry> = {
   'GET /batch': {},
   'GET /batch/:job_id': { id: 'job' },
   'GET /batch/:job_id/results': { id: 'job' },
+  'DELETE /batch/:job_id': { id: 'job' },
   'POST /batch/:job_id/label': { id: 'job', body: { row_id: 1, bounced: true } },
   'POST /batch/:job_id/labels': { id: 'job', body: [{ row_id: 1, bounced: true }] },
   'POST /watch': { body: { biz_no: active } },

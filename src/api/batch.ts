@@ -182,6 +182,32 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
       },
     );
 
+    app.delete(
+      '/batch/:job_id',
+      {
+        schema: {
+          summary: 'Delete a job: its uploaded rows, results and downloads, at once and for good',
+          description:
+            'A job still queued or processing is stopped and the lookups it will not make are refunded. Labels recorded on its rows keep only the number, the outcome and what the model was fed (no name, no address, no free-text reason); usage counts stay.',
+          params: JobParams,
+          response: {
+            200: Type.Object({
+              job_id: Type.String(),
+              deleted: Type.Literal(true),
+              refunded: Type.Integer({ description: 'lookups given back: numbers of an unfinished job that will not be answered' }),
+              labels_kept: Type.Integer({ description: 'labels of the job kept without address or reason' }),
+            }),
+            ...problemResponses,
+            404: Problem,
+          },
+        },
+      },
+      async (request) => {
+        const { refunded, labels } = await service.delete(requireAccount(request), request.params.job_id);
+        return { job_id: request.params.job_id, deleted: true as const, refunded, labels_kept: labels };
+      },
+    );
+
     app.get(
       '/batch/:job_id/results',
       {

@@ -13,7 +13,7 @@ import { newId } from '../accounts/api-key.ts';
 import { AppError } from '../errors.ts';
 import type { BatchJob, BatchRow, BatchRowInput, Tally } from '../domain/batch.ts';
 import type { Store } from '../store/store.ts';
-import { appendChunk } from './chunks.ts';
+import { appendChunk, deleteJob } from './chunks.ts';
 import { allRows, rowsAfter } from './job-rows.ts';
 import { JobRowFacts, type RowFacts } from './job-labels.ts';
 import type { LabelItem, LabelRecord, LabelRejection } from '../domain/label.ts';
@@ -85,6 +85,17 @@ export class BatchService {
     const jobs = await this.#store.batches.listJobs(account.id, limit + 1, after && { createdAt: after.createdAt, id: after.id });
     const page = jobs.slice(0, limit);
     return { jobs: page, nextBefore: jobs.length > limit ? page.at(-1)!.id : null };
+  }
+
+  /**
+   * Deletes the account's job and everything uploaded or computed for it (see BatchStore.deleteJob);
+   * a job still running is stopped and what it will not answer is given back.
+   */
+  async delete(account: Account, jobId: string): Promise<{ refunded: number; labels: number }> {
+    const out = await deleteJob(this.#store.batches, account.id, jobId);
+    if (!out) throw new AppError('not_found', `no batch job ${jobId}`);
+    await this.#store.scrub();
+    return out;
   }
 
   /** The account's job and every row of it with its result, read a chunk at a time. */

@@ -1,7 +1,8 @@
 // A job's chunks as batch/ works with them: rows and outputs decoded, completions encoded, on
 // top of the store, which keeps only their text (see chunk-codec.ts).
 import type { BatchRowInput, ChosenHeaders, ChunkCompletion, ChunkLease, StoredChunk } from '../domain/batch.ts';
-import type { CompleteOutcome } from '../store/batch-store.ts';
+import type { CompleteOutcome, DeletedJob } from '../store/batch-store.ts';
+import { lookupNumber } from './job-rows.ts';
 import type { BatchStore } from '../store/batches.ts';
 import { batchDoneEvent } from './batch-events.ts';
 import type { CachedGroup } from './cached-chunk.ts';
@@ -28,6 +29,23 @@ export async function cachedGroups(store: BatchStore, jobId: string, chunkNo: nu
 /** Chunks in file order whose rows come after `afterRowId`, at most `limit` chunks. */
 export async function chunksAfter(store: BatchStore, jobId: string, afterRowId: number, limit: number): Promise<StoredChunk[]> {
   return (await store.chunksAfter(jobId, afterRowId, limit)).map(decodeChunk);
+}
+
+/**
+ * Deletes the account's job (see BatchStore.deleteJob): the numbers of its unfinished chunks that
+ * no other chunk shares were charged and will now never be answered, so they are given back.
+ */
+export function deleteJob(store: BatchStore, accountId: string, jobId: string): Promise<DeletedJob> {
+  return store.deleteJob(accountId, jobId, (pending, shared) => {
+    const unanswered = new Set<string>();
+    for (const c of pending) {
+      for (const row of decodeRows(c.rows, json<string[]>(c.columns))) {
+        const bno = lookupNumber(row);
+        if (bno !== null && !shared.has(bno)) unanswered.add(bno);
+      }
+    }
+    return unanswered.size;
+  });
 }
 
 /** Commits a processed chunk (see BatchStore.completeChunk); the job's last chunk sends batch.done. */

@@ -27,6 +27,16 @@ export interface StoredChunkText {
   processed?: boolean;
 }
 
+/**
+ * How many distinct numbers of a job's unfinished chunks were charged and will now never be
+ * answered, from those chunks' rows (as stored) less the numbers the job shares between chunks
+ * (counted apart). Decoding rows is batch/'s business: the store hands over their text.
+ */
+export type UnansweredCount = (pending: readonly { rows: unknown; columns: unknown }[], shared: ReadonlySet<string>) => number;
+
+/** What deleting a job did: null when the account has no such job. */
+export type DeletedJob = { refunded: number; labels: number } | null;
+
 /** What completing a chunk writes. */
 export interface ChunkCommit {
   /** the chunk's output, encoded */

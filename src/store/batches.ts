@@ -7,12 +7,13 @@ import { isDeepStrictEqual } from 'node:util';
 import type { StatusAnswer } from '../domain/status.ts';
 import { chargeJob, splitRefund } from '../domain/charges.ts';
 import { afterChunk } from '../domain/job-progress.ts';
-import { type BatchJob, type ChunkLease, DAILY_LIMIT_REASON, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
-import type { ChunkCommit, ChunkText, CompleteOutcome, FinalizeOptions, FinalizeOutcome, NewJob, StoredChunkText } from './batch-store.ts';
+import { type BatchJob, type ChunkLease, DAILY_LIMIT_REASON, isFinished, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
+import type { ChunkCommit, ChunkText, CompleteOutcome, DeletedJob, FinalizeOptions, FinalizeOutcome, NewJob, StoredChunkText, UnansweredCount } from './batch-store.ts';
 import { toJob, toLease } from './batch-rows.ts';
-import { json } from './rows.ts';
+import { bool, json } from './rows.ts';
 import { listTable, OverSql, type Sql } from './sql.ts';
 import { enqueueEvent } from './watches.ts';
+import { forgetJobAddresses } from './label-store.ts';
 import { addUsage, lockUsage, takeBackUsage } from './usage-store.ts';
 
 /** Thrown inside a transaction to roll it back and report what another chunk recorded first. */
@@ -109,6 +110,41 @@ export class BatchStore extends OverSql {
   /** Deletes a job and everything of it (a failed upload, a refused job). */
   async discardJob(jobId: string): Promise<void> {
     await this.sql.run('DELETE FROM batch_jobs WHERE id = ?', [jobId]);
+  }
+
+  /**
+   * Deletes the account's job on request, in one transaction: its uploaded rows, results, counts
+   * and numbers go (the tables cascade from the job), a job still queued or processing is stopped
+   * with the numbers it will never answer refunded, and its labels keep only what the model was
+   * fed — the number, the outcome, its cause and the features — losing the address they were
+   * tallied by and the free-text reason. Null, changing nothing, for another account's job or an
+   * upload still streaming in. The chunks are locked before the job, in the order a worker
+   * completing one takes them, so a completion racing the deletion waits or finds nothing.
+   */
+  deleteJob(accountId: string, jobId: string, unanswered: UnansweredCount): Promise<DeletedJob> {
+    return this.sql.tx(async (t): Promise<DeletedJob> => {
+      const own = await t.get("SELECT 1 AS x FROM batch_jobs WHERE id = ? AND account_id = ? AND status <> 'uploading'", [jobId, accountId]);
+      if (!own) return null;
+      await t.all('SELECT chunk_no FROM batch_chunks WHERE job_id = ? ORDER BY chunk_no FOR UPDATE', [jobId]);
+      const job = await lockJob(t, jobId);
+      let refunded = 0;
+      if (!isFinished(job.status) && !job.offline) {
+        const pending = await t.all(
+          "SELECT r.rows, j.columns FROM batch_chunk_rows r JOIN batch_chunks c ON c.job_id = r.job_id AND c.chunk_no = r.chunk_no JOIN batch_jobs j ON j.id = r.job_id WHERE r.job_id = ? AND c.state <> 'done'",
+          [jobId],
+        );
+        const shared = await t.all('SELECT b_no, answered FROM batch_numbers WHERE job_id = ?', [jobId]);
+        refunded = unanswered(pending.map((r) => ({ rows: r.rows, columns: r.columns })), new Set(shared.map((r) => String(r.b_no))));
+        refunded += shared.filter((r) => !bool(r.answered)).length;
+        // never more than what is still charged
+        refunded = Math.min(refunded, job.charged + job.overage);
+        const refund = splitRefund(refunded, job.overage);
+        await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage);
+      }
+      const labels = await forgetJobAddresses(t, accountId, jobId);
+      await t.run('DELETE FROM batch_jobs WHERE id = ?', [jobId]);
+      return { refunded, labels };
+    });
   }
 
   /** Deletes uploads whose lease ran out before `now` (their process died), chunks and all; returns how many. */

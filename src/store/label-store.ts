@@ -90,6 +90,23 @@ export class LabelStore extends OverSql {
   }
 }
 
+/**
+ * In the caller's transaction: a deleted job's labels keep what the model was fed (number,
+ * outcome, cause, features) and lose their address — taken out of the account's address tallies,
+ * a tally left at zero deleted with it — and their free-text reason. Returns how many labels.
+ */
+export async function forgetJobAddresses(t: Sql, accountId: string, jobId: string): Promise<number> {
+  // the account's tallies are written by no one else meanwhile (see putMany)
+  await t.lock(`labels:${accountId}`);
+  const tallies = new Tallies();
+  for (const r of await t.all('SELECT address_key, bounced, cause FROM labels WHERE account_id = ? AND job_id = ? AND address_key IS NOT NULL', [accountId, jobId])) {
+    tallies.add(null, String(r.address_key), bool(r.bounced), str(r.cause) as ReturnCause | null, -1);
+  }
+  await tallies.write(t, accountId, true);
+  await t.run("DELETE FROM label_tallies WHERE account_id = ? AND kind = 'address' AND bounced = 0 AND delivered = 0 AND gone = 0 AND absent = 0", [accountId]);
+  return t.run('UPDATE labels SET address_key = NULL, reason = NULL WHERE account_id = ? AND job_id = ?', [accountId, jobId]);
+}
+
 // rows a statement carries: 12 parameters each stays far below either engine's limit
 const BATCH = 500;
 
@@ -107,7 +124,7 @@ class Tallies {
   readonly #d = new Map<string, Delta>();
 
   /** One outcome in (`by` = 1) or out (`by` = −1) of its number's and its address's tallies. */
-  add(bno: string, addressKey: string | null, bounced: boolean, cause: ReturnCause | null, by: 1 | -1): void {
+  add(bno: string | null, addressKey: string | null, bounced: boolean, cause: ReturnCause | null, by: 1 | -1): void {
     const kind = bounced ? causeKind(cause) : null;
     for (const [of, value] of [['b_no', bno], ['address', addressKey]] as const) {
       if (value === null) continue;

@@ -1,5 +1,6 @@
 // The embedded store on node:sqlite. WAL lets the CLI and the server share the file;
-// busy_timeout makes a second process wait for a write lock instead of failing.
+// busy_timeout makes a second process wait for a write lock instead of failing; secure_delete
+// overwrites what a deletion frees, so a deleted customer list leaves no trace in the file.
 import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,7 @@ export class SqliteStore extends SqlStore {
       PRAGMA synchronous = NORMAL;
       PRAGMA busy_timeout = 5000;
       PRAGMA foreign_keys = ON;
+      PRAGMA secure_delete = ON;
     `);
     super(new SqliteSql(db, file === ':memory:' ? file : path.resolve(file)));
     this.#db = db;
@@ -33,6 +35,11 @@ export class SqliteStore extends SqlStore {
         await t.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', [m.version, new Date().toISOString()]);
       });
     }
+  }
+
+  override async scrub(): Promise<void> {
+    // best effort: a reader in the middle of a read keeps the log until it is done
+    if (this.#db.isOpen) this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   async close(): Promise<void> {

@@ -51,6 +51,13 @@ export interface Store {
   /** The migrations applied, in order (for operators, and to check that running them again adds none). */
   migrationVersions(): Promise<string[]>;
   ping(): Promise<void>;
+  /**
+   * After customer data was deleted: leaves no copy of it where the engine would keep one. The
+   * embedded store overwrites freed pages as it frees them (secure_delete) and here empties its
+   * write-ahead log, which still holds the pages as they were written; PostgreSQL's dead rows
+   * are for its vacuum.
+   */
+  scrub(): Promise<void>;
   close(): Promise<void>;
   /** Batch chunks waiting for a worker and held by one, across all jobs (for /metrics). */
   workQueue(): Promise<WorkQueue>;
@@ -76,6 +83,10 @@ export abstract class SqlStore extends OverSql implements Store {
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;
 
+  async scrub(): Promise<void> {
+    // the engine's own business (see Store.scrub)
+  }
+
   async migrationVersions(): Promise<string[]> {
     return (await this.sql.all('SELECT version FROM schema_migrations ORDER BY version')).map((r) => String(r.version));
   }
@@ -89,7 +100,7 @@ export abstract class SqlStore extends OverSql implements Store {
   }
 }
 
-type Concerns = Omit<Store, 'kind' | 'migrate' | 'migrationVersions' | 'ping' | 'close' | 'workQueue'>;
+type Concerns = Omit<Store, 'kind' | 'migrate' | 'migrationVersions' | 'ping' | 'scrub' | 'close' | 'workQueue'>;
 
 /** The store with some concerns' stores replaced by decorators of them (caching, metrics). */
 export function withStores(store: Store, replace: Partial<Concerns>): Store {
@@ -111,6 +122,7 @@ export function withStores(store: Store, replace: Partial<Concerns>): Store {
     migrate: () => store.migrate(),
     migrationVersions: () => store.migrationVersions(),
     ping: () => store.ping(),
+    scrub: () => store.scrub(),
     close: () => store.close(),
     workQueue: () => store.workQueue(),
   };

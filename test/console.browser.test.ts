@@ -183,6 +183,23 @@ function browserSuite(kind: StoreKind): void {
       const usedValidated = ((await (await ctx.request.get(`${srv.url}/console/api/account`)).json()) as { quota: { used: number } }).quota.used;
       assert.equal(usedValidated, usedAfter + 2, 'each answered check is one lookup');
 
+      // delete the job: asked first, then gone from the list and from the server
+      await page.getByRole('link', { name: '대량 검증' }).click();
+      await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).click();
+      await page.getByTestId('job-status').filter({ hasText: '완료' }).waitFor();
+      const jobUrl = page.url();
+      await page.getByRole('button', { name: '작업 삭제' }).click();
+      const sure = page.getByRole('dialog', { name: '작업 삭제' });
+      await sure.waitFor();
+      assert.match((await sure.textContent()) ?? '', /되돌릴 수 없습니다/);
+      await sure.getByRole('button', { name: '삭제' }).click();
+      await page.getByRole('status').filter({ hasText: 'customers.csv 작업을 삭제했습니다' }).waitFor();
+      assert.match(page.url(), /\/console\/bulk$/);
+      await page.getByTestId('dropzone').waitFor();
+      assert.equal(await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).count(), 0);
+      const gone = await ctx.request.get(`${srv.url}/console/api/batch/${jobUrl.split('/').pop()}`);
+      assert.equal(gone.status(), 404);
+
       // English, kept across a reload
       await page.getByRole('link', { name: '계정과 사용량' }).click();
       await page.getByRole('button', { name: 'English' }).click();

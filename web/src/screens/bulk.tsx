@@ -3,7 +3,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAccount } from '../account.ts';
 import { api, API_BASE, type AccountInfo, type JobListItem, type JobStatus } from '../api.ts';
-import { ErrorLine, errorText } from '../components.tsx';
+import { ConfirmDialog, ErrorLine, errorText } from '../components.tsx';
 import { formatBytes, formatDate, formatNumber, formatPercent } from '../format.ts';
 import { useI18n } from '../i18n.ts';
 import { BASE, linkHandler, navigate } from '../router.ts';
@@ -160,8 +160,9 @@ function WatchAll(props: { jobId: string }) {
   );
 }
 
-function JobView(props: { jobId: string; onChange: () => void }) {
+function JobView(props: { jobId: string; onChange: () => void; onDeleted: (notice: string) => void }) {
   const { account } = useAccount();
+  const [deleting, setDeleting] = useState(false);
   const { t, lang } = useI18n();
   const [job, setJob] = useState<JobStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -194,6 +195,19 @@ function JobView(props: { jobId: string; onChange: () => void }) {
       clearTimeout(timer);
     };
   }, [props.jobId]);
+
+  const remove = async () => {
+    try {
+      const out = await api<{ refunded: number }>('DELETE', `/batch/${encodeURIComponent(props.jobId)}`);
+      const name = job?.file.name ?? props.jobId;
+      props.onDeleted(out.refunded > 0 ? t('bulk.deletedRefunded', { name, n: formatNumber(lang, out.refunded) }) : t('bulk.deleted', { name }));
+      navigate('/bulk');
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setDeleting(false);
+    }
+  };
 
   return (
     <section class="card job" aria-labelledby="job-title">
@@ -228,11 +242,25 @@ function JobView(props: { jobId: string; onChange: () => void }) {
         </>
       )}
       {!job && !error && <p class="loading">{t('app.loading')}</p>}
-      <p>
+      <p class="job-actions">
         <a href={`${BASE}/bulk`} onClick={linkHandler('/bulk')}>
           {t('bulk.new')}
         </a>
+        {job && (
+          <button type="button" class="danger small" onClick={() => setDeleting(true)}>
+            {t('bulk.delete')}
+          </button>
+        )}
       </p>
+      <ConfirmDialog
+        id="delete-job"
+        open={deleting}
+        title={t('bulk.deleteTitle')}
+        body={t(job && job.status !== 'done' && job.status !== 'failed' ? 'bulk.deleteBodyRunning' : 'bulk.deleteBody', { name: job?.file.name ?? props.jobId })}
+        confirm={t('bulk.deleteConfirm')}
+        onCancel={() => setDeleting(false)}
+        onConfirm={remove}
+      />
     </section>
   );
 }
@@ -307,14 +335,22 @@ export function BulkScreen(props: { jobId: string | null }) {
   const { t } = useI18n();
   const [account, setAccount] = useState<AccountInfo | null>(null);
   const [refresh, setRefresh] = useState(0);
+  const [notice, setNotice] = useState<string | null>(null);
   useEffect(() => {
     api<AccountInfo>('GET', '/account').then(setAccount, () => {});
   }, []);
+  const deleted = (text: string) => {
+    setNotice(text);
+    setRefresh((n) => n + 1);
+  };
   return (
     <section aria-labelledby="bulk-title">
       <h1 id="bulk-title">{t('bulk.title')}</h1>
       <p class="lead">{t('bulk.lead')}</p>
-      {props.jobId ? <JobView jobId={props.jobId} onChange={() => setRefresh((n) => n + 1)} /> : <UploadPanel canPay={account?.features.api ?? false} />}
+      <p class="ok" role="status">
+        {props.jobId ? null : notice}
+      </p>
+      {props.jobId ? <JobView jobId={props.jobId} onChange={() => setRefresh((n) => n + 1)} onDeleted={deleted} /> : <UploadPanel canPay={account?.features.api ?? false} />}
       <JobList refresh={refresh} current={props.jobId} />
     </section>
   );

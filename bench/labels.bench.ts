@@ -20,7 +20,7 @@ const store = await openStore(pg ? { kind: 'postgres', url: pg, schema } : { kin
 const names = Object.keys(PRIOR_MODEL.weights);
 const at = new Date().toISOString();
 const accounts = ['acct_a', 'acct_b', 'acct_c', 'acct_d'];
-for (const id of accounts) await store.accounts.create({ id, email: `${id}@example.com`, plan: 'business', quotaLimit: null, createdAt: at });
+for (const id of accounts) await store.accounts.create({ id, email: `${id}@example.com`, plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: at });
 
 async function label(accountId: string, i: number): Promise<void> {
   await store.labels.put({

@@ -45,6 +45,8 @@ export const EnvSchema = Type.Object({
   BATCH_UPSTREAM_WAIT_SECONDS: Int(0, 7 * 86400, 6 * 3600, 'how long a job waits for NTS to come back before its unanswered rows become unknown (0: no wait)'),
   BATCH_UPSTREAM_RETRY_SECONDS: Int(1, 3600, 15, 'how often a waiting job tries NTS again'),
   WATCH_POLL_SECONDS: Int(1, 3600, 15, 'how often a scheduler looks for watched businesses due for a check'),
+  BATCH_RETENTION_DAYS: Int(1, 3650, 90, "days a finished job's uploaded rows and results are kept (an account may have its own: accounts set-retention)"),
+  RETENTION_SWEEP_SECONDS: Int(1, 86_400, 3600, 'how often the retention sweep looks for jobs past retention'),
   WATCH_CLAIM_SIZE: Type.Optional(
     Type.Integer({
       minimum: 1, maximum: 10_000,
@@ -121,6 +123,8 @@ export interface Config {
     maxFileBytes: number; maxRows: number; chunkRows: number; chunkChars: number; parseHeapMb: number; uploadLeaseMs: number; workerConcurrency: number; leaseMs: number;
     /** how long a job waits for NTS to answer again, and how often it asks meanwhile */
     upstreamWaitMs: number; upstreamRetryMs: number;
+    /** days a finished job's rows are kept (accounts may have their own), and how often the sweep runs */
+    retentionDays: number; retentionSweepMs: number;
   };
   watch: { pollMs: number; claimSize: number; leaseMs: number; scheduler: boolean };
   webhooks: { timeoutMs: number; pollMs: number; concurrency: number; allowPrivate: boolean; allowHttp: boolean };
@@ -197,6 +201,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       leaseMs: e.BATCH_LEASE_SECONDS * 1000,
       upstreamWaitMs: e.BATCH_UPSTREAM_WAIT_SECONDS * 1000,
       upstreamRetryMs: e.BATCH_UPSTREAM_RETRY_SECONDS * 1000,
+      retentionDays: e.BATCH_RETENTION_DAYS,
+      retentionSweepMs: e.RETENTION_SWEEP_SECONDS * 1000,
     },
     model: { refitMinLabels: e.MODEL_REFIT_MIN_LABELS, refitCheckMs: e.MODEL_REFIT_CHECK_SECONDS * 1000 },
     watch: {

@@ -9,6 +9,7 @@ export const ERRORS = {
   watch_limit: { status: 403, title: 'Watch list full for the current plan' },
   not_found: { status: 404, title: 'Not found' },
   conflict: { status: 409, title: 'Conflicts with the current state' },
+  gone: { status: 410, title: 'No longer kept' },
   payload_too_large: { status: 413, title: 'Request too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported content type' },
   quota_exceeded: { status: 429, title: 'Monthly lookup quota exceeded' },

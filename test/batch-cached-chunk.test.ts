@@ -80,7 +80,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
   ];
 
   async function newJob(id: string): Promise<{ job: BatchJob; account: Account }> {
-    const account: Account = { id: `acc_${id}`, email: `${id}@example.com`, plan: 'business', quotaLimit: null, createdAt: NOW.toISOString() };
+    const account: Account = { id: `acc_${id}`, email: `${id}@example.com`, plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: NOW.toISOString() };
     await store.accounts.create(account);
     await store.batches.createJob({
       id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen: { bno: 'b_no', name: 'name', address: null },
@@ -151,7 +151,7 @@ describeEachStore('the batch worker and the cache path', (kind) => {
   test('chunks the cache answers are completed without a status lookup; the others are looked up as before', async () => {
     const store = opened.store;
     await store.statusCache.putCachedStatuses(entries);
-    const account: Account = { id: 'acc_worker', email: 'worker@example.com', plan: 'business', quotaLimit: null, createdAt: NOW.toISOString() };
+    const account: Account = { id: 'acc_worker', email: 'worker@example.com', plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: NOW.toISOString() };
     await store.accounts.create(account);
     const id = 'job_worker';
     await store.batches.createJob({

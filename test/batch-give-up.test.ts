@@ -37,7 +37,7 @@ describeEachStore('a chunk that keeps failing', (kind) => {
       source: 'sandbox', checkedAt: NOW.toISOString(), expiresAt: new Date(NOW.getTime() + 3_600_000).toISOString(),
     }));
     await store.statusCache.putCachedStatuses(entries);
-    const account: Account = { id: `acc_giveup_${kind}`, email: `giveup-${kind}@example.com`, plan: 'business', quotaLimit: null, createdAt: NOW.toISOString() };
+    const account: Account = { id: `acc_giveup_${kind}`, email: `giveup-${kind}@example.com`, plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: NOW.toISOString() };
     await store.accounts.create(account);
     const id = `job_giveup_${kind}`;
     await store.batches.createJob({

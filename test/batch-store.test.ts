@@ -38,7 +38,7 @@ describeEachStore('batch store', (kind) => {
   /** A job of `rows` rows (numbers i % distinct) in chunks of `chunkSize`, plus one unreadable row. */
   async function newJob(rows: number, opts: { distinct?: number; chunkSize?: number; paid?: boolean } = {}) {
     const accountId = `acc_b${++seq}`;
-    await store.accounts.create({ id: accountId, email: `b${seq}@example.com`, plan: 'business', quotaLimit: null, createdAt: T0.toISOString() });
+    await store.accounts.create({ id: accountId, email: `b${seq}@example.com`, plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: T0.toISOString() });
     const id = `job_${seq}`;
     await store.batches.createJob({
       id, accountId, filename: 'list.csv', fileKind: 'csv', columns: ['사업자등록번호', '상호'], chosen: { bno: '사업자등록번호', name: '상호', address: null },

@@ -87,6 +87,20 @@ describe('bizcheck CLI', () => {
     assert.equal((await call(srv.url, 'GET', '/me', { key: acc.api_key })).body.quota.limit, 50_000);
   });
 
+  test('set-retention gives an account its own retention of batch jobs, and back', async () => {
+    const acc = (await cli('accounts', 'create', '--email', 'retention@example.com', '--plan', 'business')).json;
+    const set = await cli('accounts', 'set-retention', '--account', acc.account_id, '--days', '30');
+    assert.equal(set.code, 0, set.stderr);
+    assert.deepEqual(set.json, { account_id: acc.account_id, batch_retention_days: 30 });
+    assert.equal((await srv.store.accounts.get(acc.account_id))!.batchRetentionDays, 30);
+    assert.equal((await cli('accounts', 'set-retention', '--account', acc.account_id, '--days', 'default')).json.batch_retention_days, null);
+    for (const bad of ['0', '4000', 'soon']) {
+      const r = await cli('accounts', 'set-retention', '--account', acc.account_id, '--days', bad);
+      assert.notEqual(r.code, 0, bad);
+      assert.match(r.stderr, /days/);
+    }
+  });
+
   test('mistakes get a clear message and a non-zero exit', async () => {
     const dup = await cli('accounts', 'create', '--email', 'ops@example.com', '--plan', 'business');
     assert.equal(dup.code, 1);

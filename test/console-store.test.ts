@@ -9,7 +9,7 @@ import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 const T0 = new Date('2026-11-21T00:00:00Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);
 let seq = 0;
-const account = (): Account => ({ id: `acc_c${++seq}`, email: `c${seq}@example.com`, plan: 'free', quotaLimit: null, createdAt: T0.toISOString() });
+const account = (): Account => ({ id: `acc_c${++seq}`, email: `c${seq}@example.com`, plan: 'free', quotaLimit: null, batchRetentionDays: null, createdAt: T0.toISOString() });
 
 describeEachStore('console store', (kind) => {
   const opened = useFreshStore(kind);

@@ -16,7 +16,7 @@ const prob = (m: typeof PRIOR_MODEL, f: Record<string, number>) => sigmoid(score
 
 async function newAccount(store: Store): Promise<string> {
   const id = `acct_${randomUUID().slice(0, 8)}`;
-  await store.accounts.create({ id, email: `${id}@example.com`, plan: 'business', quotaLimit: null, createdAt: new Date().toISOString() });
+  await store.accounts.create({ id, email: `${id}@example.com`, plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: new Date().toISOString() });
   return id;
 }
 

@@ -15,6 +15,7 @@ const account = (over: Partial<Account> = {}): Account => ({
   email: `c${seq}@example.com`,
   plan: 'business',
   quotaLimit: null,
+  batchRetentionDays: null,
   createdAt: new Date().toISOString(),
   ...over,
 });

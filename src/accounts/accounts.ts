@@ -17,7 +17,7 @@ export function parseEmail(value: string): string {
 }
 
 export async function createAccount(store: Store, email: string, plan: PlanName, now = new Date()): Promise<{ account: Account; apiKey: string }> {
-  const account: Account = { id: newId('acc'), email: parseEmail(email), plan, quotaLimit: null, createdAt: now.toISOString() };
+  const account: Account = { id: newId('acc'), email: parseEmail(email), plan, quotaLimit: null, batchRetentionDays: null, createdAt: now.toISOString() };
   try {
     await store.accounts.create(account);
   } catch (err) {
@@ -53,6 +53,14 @@ export async function revokeKey(store: Store, prefix: string, now = new Date(), 
 
 export async function setPlan(store: Store, accountId: string, plan: PlanName): Promise<Account> {
   const account = await store.accounts.setPlan(accountId, plan);
+  if (!account) throw new AppError('not_found', `no account ${accountId}`);
+  return account;
+}
+
+/** The operator's per-account retention of batch jobs, in days (1–3650); null: the service's default. */
+export async function setBatchRetention(store: Store, accountId: string, days: number | null): Promise<Account> {
+  if (days !== null && (!Number.isSafeInteger(days) || days < 1 || days > 3650)) throw new AppError('bad_request', 'the retention must be a whole number of days from 1 to 3650');
+  const account = await store.accounts.setBatchRetention(accountId, days);
   if (!account) throw new AppError('not_found', `no account ${accountId}`);
   return account;
 }

@@ -8,7 +8,7 @@ async function setup() {
   await inner.migrate();
   let now = 1_000_000;
   const cached = withAuthCache(inner, { ttlMs: 1000, now: () => now });
-  await inner.accounts.create({ id: 'acc_1', email: 'a@example.com', plan: 'business', quotaLimit: null, createdAt: new Date().toISOString() });
+  await inner.accounts.create({ id: 'acc_1', email: 'a@example.com', plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: new Date().toISOString() });
   await inner.keys.insert({ id: 'key_1', accountId: 'acc_1', prefix: 'bzk_AAAAAAAA', hash: 'h1', createdAt: new Date().toISOString(), lastUsedAt: null, revokedAt: null });
   return { inner, cached, tick: (ms: number) => (now += ms) };
 }

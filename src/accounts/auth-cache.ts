@@ -86,6 +86,10 @@ class ForgetfulAccounts implements AccountStore {
   setPlan(accountId: string, plan: PlanName): Promise<Account | null> {
     return this.#answers.forgetAfter(this.#inner.setPlan(accountId, plan));
   }
+  setBatchRetention(accountId: string, days: number | null): Promise<Account | null> {
+    return this.#answers.forgetAfter(this.#inner.setBatchRetention(accountId, days));
+  }
+
   setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null> {
     return this.#answers.forgetAfter(this.#inner.setQuotaLimit(accountId, limit));
   }

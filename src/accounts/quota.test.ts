@@ -8,7 +8,7 @@ import { Quota, rateLimitHeaders } from './quota.ts';
 async function setup(limit: number) {
   const store = new SqliteStore(':memory:');
   await store.migrate();
-  const account: Account = { id: 'acc_q', email: 'q@example.com', plan: 'business', quotaLimit: limit, createdAt: new Date().toISOString() };
+  const account: Account = { id: 'acc_q', email: 'q@example.com', plan: 'business', quotaLimit: limit, batchRetentionDays: null, createdAt: new Date().toISOString() };
   await store.accounts.create(account);
   let now = new Date('2026-11-30T14:59:59Z'); // one second before December starts in Seoul
   return { store, account, quota: new Quota(store, () => now), setNow: (d: Date) => (now = d) };

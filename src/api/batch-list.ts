@@ -22,6 +22,7 @@ const JobListItem = Type.Object({
   overage: Type.Integer(),
   created_at: Type.String(),
   finished_at: Type.Union([Type.String(), Type.Null()]),
+  expired_at: Type.Union([Type.String(), Type.Null()], { description: 'when its rows and results were deleted at the end of retention; null while kept' }),
 });
 
 const item = (j: BatchJob) => ({
@@ -39,6 +40,7 @@ const item = (j: BatchJob) => ({
   overage: j.overage,
   created_at: j.createdAt,
   finished_at: j.finishedAt,
+  expired_at: j.expiredAt,
 });
 
 export function batchListRoutes(service: BatchService): FastifyPluginAsyncTypebox {

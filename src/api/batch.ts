@@ -215,7 +215,7 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
           summary: 'Every row with its result, as CSV, XLSX or JSON',
           params: JobParams,
           querystring: Type.Object({ format: Type.Optional(Type.Union([Type.Literal('csv'), Type.Literal('xlsx'), Type.Literal('json')])) }, { additionalProperties: false }),
-          response: { ...problemResponses, 404: Problem },
+          response: { ...problemResponses, 404: Problem, 410: Problem },
         },
       },
       async (request, reply) => {
@@ -248,7 +248,7 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
           summary: 'Record whether the mail to one row actually bounced',
           params: JobParams,
           body: Label,
-          response: { 200: LabelRecorded, ...problemResponses, 404: Problem, 409: Problem },
+          response: { 200: LabelRecorded, ...problemResponses, 404: Problem, 409: Problem, 410: Problem },
         },
       },
       async (request) => {
@@ -273,7 +273,7 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
           querystring: LabelsQuery,
           consumes: ['application/json', 'multipart/form-data'],
           body: { content: { 'application/json': { schema: LabelsBody } } },
-          response: { 200: LabelsRecorded, ...problemResponses, 404: Problem, 413: Problem },
+          response: { 200: LabelsRecorded, ...problemResponses, 404: Problem, 410: Problem, 413: Problem },
         },
       },
       async (request) => {

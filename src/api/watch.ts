@@ -178,6 +178,7 @@ export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {
             ...problemResponses,
             404: Problem,
             409: Problem,
+            410: Problem,
           },
         },
       },

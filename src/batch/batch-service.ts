@@ -14,7 +14,7 @@ import { AppError } from '../errors.ts';
 import type { BatchJob, BatchRow, BatchRowInput, Tally } from '../domain/batch.ts';
 import type { Store } from '../store/store.ts';
 import { appendChunk, deleteJob } from './chunks.ts';
-import { allRows, rowsAfter } from './job-rows.ts';
+import { allRows, expiredProblem, rowsAfter } from './job-rows.ts';
 import { JobRowFacts, type RowFacts } from './job-labels.ts';
 import type { LabelItem, LabelRecord, LabelRejection } from '../domain/label.ts';
 import { bouncedOf, causeOf, type ReturnCause } from '../domain/return-reason.ts';
@@ -100,13 +100,13 @@ export class BatchService {
 
   /** The account's job and every row of it with its result, read a chunk at a time. */
   async rows(account: Account, jobId: string): Promise<{ job: BatchJob; rows: AsyncGenerator<BatchRow> }> {
-    const job = await this.#own(account, jobId);
+    const job = await this.#kept(account, jobId);
     return { job, rows: allRows(this.#store.batches, job.id) };
   }
 
   /** Records what the mail to one processed row really did, with the features it was scored on. */
   async label(account: Account, jobId: string, l: { rowId: number; bounced: boolean; reason: string | null }): Promise<{ job: BatchJob; rowId: number; replaced: boolean; modelVersion: string | null; cause: ReturnCause | null; at: string }> {
-    const job = await this.#own(account, jobId);
+    const job = await this.#kept(account, jobId);
     const row = (await this.#facts.ofRows(job.id, [l.rowId])).get(l.rowId);
     if (!row) throw new AppError('not_found', `job ${job.id} has no row ${l.rowId} (it has ${job.total})`);
     if (!row.processed) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
@@ -123,7 +123,7 @@ export class BatchService {
    * rest recorded; a row labelled twice in one request keeps the later outcome.
    */
   async labelMany(account: Account, jobId: string, items: readonly LabelItem[], defaultBounced: boolean | null): Promise<LabelsRecorded> {
-    const job = await this.#own(account, jobId);
+    const job = await this.#kept(account, jobId);
     const rejected: LabelRejection[] = [];
     const reject = (item: LabelItem, code: LabelRejection['code'], detail: string) => rejected.push({ at: item.at, rowId: item.rowId, bno: item.bno, code, detail });
     const ready: { item: LabelItem; bounced: boolean; cause: ReturnCause | null }[] = [];
@@ -173,7 +173,7 @@ export class BatchService {
    */
   async labelFile(account: Account, jobId: string, f: LabelFileUpload): Promise<LabelsRecorded & { columns: LabelFile['columns'] }> {
     try {
-      await this.#own(account, jobId);
+      await this.#kept(account, jobId);
       const opened = await this.#parsers.open(f.file, { filename: f.filename ?? undefined, contentType: f.contentType ?? undefined, sheet: f.sheet, maxRows: LABELS_PER_REQUEST });
       const { items, columns } = await readLabelFile(opened);
       if (f.truncated()) throw this.#tooLarge();
@@ -188,6 +188,13 @@ export class BatchService {
   async #own(account: Account, jobId: string): Promise<BatchJob> {
     const job = await this.#store.batches.getJob(account.id, jobId);
     if (!job) throw new AppError('not_found', `no batch job ${jobId}`);
+    return job;
+  }
+
+  /** The account's job while its rows are kept; 410 once they expired. */
+  async #kept(account: Account, jobId: string): Promise<BatchJob> {
+    const job = await this.#own(account, jobId);
+    if (job.expiredAt) throw expiredProblem(job);
     return job;
   }
 

@@ -39,6 +39,7 @@ export const BatchAccepted = Type.Object({
   overage: Type.Integer({ description: 'lookups beyond the quota, billed as overage (paid=true)' }),
   file: FileInfo,
   created_at: Type.String(),
+  expired_at: Nullable(Type.String({ description: "when the job's rows and results were deleted at the end of the account's retention (counts remain); null while kept" })),
   links: Type.Object({ status: Type.String(), results: Type.String() }),
 });
 
@@ -71,6 +72,7 @@ export const BatchStatusBody = Type.Object({
   created_at: Type.String(),
   started_at: Nullable(Type.String()),
   finished_at: Nullable(Type.String()),
+  expired_at: Nullable(Type.String({ description: "when the job's rows and results were deleted at the end of the account's retention: the counts remain, the preview is empty and the results are 410; null while kept" })),
   preview: Type.Array(
     Type.Object({
       row_id: Type.Integer(),
@@ -93,6 +95,7 @@ export function jobSummary(job: BatchJob): Static<typeof BatchAccepted> {
     overage: job.overage,
     file: fileInfo(job),
     created_at: job.createdAt,
+    expired_at: job.expiredAt,
     links: { status: `/batch/${job.id}`, results: `/batch/${job.id}/results?format=csv` },
   };
 }
@@ -127,6 +130,7 @@ export function batchStatusBody(
     created_at: job.createdAt,
     started_at: job.startedAt,
     finished_at: job.finishedAt,
+    expired_at: job.expiredAt,
     preview: preview.map((r) => ({ row_id: r.rowId, input: r.cells, result: r.result })),
     links: { results: { csv: `/batch/${job.id}/results?format=csv`, xlsx: `/batch/${job.id}/results?format=xlsx`, json: `/batch/${job.id}/results?format=json` } },
   };

@@ -5,11 +5,19 @@ import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { buildVerification, statusFromNts, type BizStatus, type Verification } from '../domain/verification.ts';
 import type { StatusAnswer } from '../domain/status.ts';
 import type { BatchStore } from '../store/batches.ts';
-import type { BatchRow, BatchRowInput, ChosenHeaders, ChunkOutput, StoredChunk } from '../domain/batch.ts';
+import type { BatchJob, BatchRow, BatchRowInput, ChosenHeaders, ChunkOutput, StoredChunk } from '../domain/batch.ts';
+import { AppError } from '../errors.ts';
 import { rowValidationInput, type RowValidationInput } from '../domain/validation.ts';
 import { chunksAfter } from './chunks.ts';
 
 type Answers = ChunkOutput['answers'];
+
+/** 410 for a job whose rows expired at the end of its account's retention: it is still there, its rows are not. */
+export function expiredProblem(job: BatchJob): AppError {
+  return new AppError('gone', `the rows and results of job ${job.id} were deleted on ${job.expiredAt} at the end of the account's retention; its counts remain (GET /batch/${job.id})`, {
+    extra: { expired_at: job.expiredAt },
+  });
+}
 
 /** The number a row is looked up and charged by, or null when it does not pass the check digit. */
 export function lookupNumber(row: BatchRowInput): string | null {

@@ -1,7 +1,7 @@
 // `npx bizcheck …` / `npm run cli -- …`: account and key administration against the configured
 // store (the same DATA_DIR / DATABASE_URL the server uses). Results are JSON on stdout.
 import { parseArgs } from 'node:util';
-import { createAccount, issueKey, parsePlan, revokeKey, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
+import { createAccount, issueKey, parsePlan, revokeKey, setBatchRetention, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
 import { importAddressDb } from '../addresses/address-db-import.ts';
 import { ConfigError, loadConfig, ROLES, type Role } from '../config.ts';
 import { CliHttpError, runBatchCommand } from './batch-command.ts';
@@ -14,6 +14,7 @@ const USAGE = `usage: bizcheck <command> [options]
   accounts create --email E --plan P        create an account and its first API key
   accounts set-plan --account A --plan P    plans: free, pro, business, enterprise
   accounts set-quota --account A --limit N  custom monthly lookup limit (--limit plan: back to the plan's)
+  accounts set-retention --account A --days N  days this account's batch jobs keep their rows (--days default: BATCH_RETENTION_DAYS)
   keys create --account A                   issue another API key (shown once)
   keys list --account A                     keys by prefix, with created/last-used/revoked times
   keys revoke --key-prefix P                revoke a key, e.g. --key-prefix bzk_Ab3dE9xQ
@@ -51,6 +52,13 @@ const COMMANDS: Record<string, Handler> = {
     if (Number.isNaN(limit)) throw new UsageError('--limit takes a whole number, or "plan"');
     const a = await setQuotaLimit(store, need(o, 'account'), limit);
     return { account_id: a.id, plan: a.plan, quota_limit: a.quotaLimit };
+  },
+  'accounts set-retention': async (store, o) => {
+    const raw = need(o, 'days');
+    const days = raw === 'default' ? null : /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (Number.isNaN(days)) throw new UsageError('--days takes a whole number of days, or "default"');
+    const a = await setBatchRetention(store, need(o, 'account'), days);
+    return { account_id: a.id, batch_retention_days: a.batchRetentionDays };
   },
   'keys create': async (store, o) => {
     const { key, record } = await issueKey(store, need(o, 'account'));
@@ -105,6 +113,7 @@ async function run(argv: string[]): Promise<number | 'serving'> {
       plan: { type: 'string' },
       account: { type: 'string' },
       limit: { type: 'string' },
+      days: { type: 'string' },
       'key-prefix': { type: 'string' },
       offline: { type: 'boolean' },
       paid: { type: 'boolean' },

@@ -46,7 +46,7 @@ export class ConsoleAuth {
     });
     if (!attempt.allowed) throw this.#tooMany(attempt.retryAt, 'too many accounts were created from this address; try again later');
     const now = this.#now();
-    const account: Account = { id: newId('acc'), email, plan: 'free', quotaLimit: null, createdAt: now.toISOString() };
+    const account: Account = { id: newId('acc'), email, plan: 'free', quotaLimit: null, batchRetentionDays: null, createdAt: now.toISOString() };
     try {
       await this.#store.console.createAccountWithLogin(account, await hashPassword(password));
     } catch (err) {

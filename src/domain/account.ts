@@ -7,6 +7,8 @@ export interface Account {
   plan: PlanName;
   /** custom monthly limit (enterprise contracts); null = the plan's */
   quotaLimit: number | null;
+  /** days its batch jobs' rows and results are kept (the operator's override); null = BATCH_RETENTION_DAYS */
+  batchRetentionDays: number | null;
   createdAt: string;
 }
 

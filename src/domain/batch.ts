@@ -49,6 +49,13 @@ export interface BatchJob {
   finishedAt: string | null;
   /** set while the job waits for NTS (down, or the day's allowance spent): since when and why */
   upstreamWait: { since: string; reason: string } | null;
+  /** when its rows and results were deleted at the end of the account's retention; null while kept */
+  expiredAt: string | null;
+}
+
+/** The moment before which a finished job's rows are past a retention of `days`. */
+export function retentionCutoff(now: Date, days: number): Date {
+  return new Date(now.getTime() - days * 86_400_000);
 }
 
 /** How a wait for the next day's NTS allowance starts its reason (it has no give-up time). */

@@ -34,6 +34,7 @@ import { chunkCommits, observedStatus } from '../metrics/instrument.ts';
 import { openUpstreamBudget } from './budget.ts';
 import { DailyBudget } from '../registry/daily-budget.ts';
 import { PollingLoop } from '../jobs/polling-loop.ts';
+import { RetentionSweeper } from '../jobs/retention-sweep.ts';
 
 export interface RunningServer {
   app: FastifyInstance;
@@ -43,6 +44,8 @@ export interface RunningServer {
   refitter: ModelRefitter;
   worker: BatchWorker;
   scheduler: WatchScheduler;
+  /** expires batch jobs past retention (runOnce for tests that move the clock) */
+  retention: RetentionSweeper;
   deliverer: WebhookDeliverer;
   directory: AddressDirectory;
   /** this process's Prometheus registry (others add their metrics to `metrics.registry`); undefined when METRICS_ENABLED=false */
@@ -85,6 +88,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   await batch.sweepDeadUploads();
   const uploadSweep = new PollingLoop('upload sweep', async () => (await batch.sweepDeadUploads(), false), { pollMs: config.batch.uploadLeaseMs, log });
   uploadSweep.start();
+  const retention = new RetentionSweeper({ store, now, defaultDays: config.batch.retentionDays, pollMs: config.batch.retentionSweepMs, log });
   const checker = new WatchChecker({ status, assess, now, onError: (err) => log.warn({ err }, 'assessing a watched business failed; its check is postponed') });
   const deliverer = new WebhookDeliverer({
     store,
@@ -150,6 +154,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   if (background && config.batch.workerConcurrency > 0) worker.start();
   if (background && config.watch.scheduler) scheduler.start();
   if (background && config.webhooks.concurrency > 0) deliverer.start();
+  if (background) retention.start();
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const host = config.host.includes(':') ? `[${config.host}]` : config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
@@ -158,9 +163,9 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     (stopping ??= (async () => {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([app.close(), grace]);
-      await Promise.all([uploadSweep.stop(), refitter.stop(), worker.stop(), scheduler.stop(), deliverer.stop()]);
+      await Promise.all([uploadSweep.stop(), refitter.stop(), worker.stop(), scheduler.stop(), deliverer.stop(), retention.stop()]);
       await Promise.allSettled([status.close(), directory.close(), budget?.close(), batch.close()]);
       await store.close();
     })());
-  return { app, store, status, models, refitter, directory, worker, scheduler, deliverer, metrics, routes, url: `http://${host}:${port}`, stop };
+  return { app, store, status, models, refitter, directory, worker, scheduler, retention, deliverer, metrics, routes, url: `http://${host}:${port}`, stop };
 }

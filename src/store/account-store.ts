@@ -25,6 +25,8 @@ export interface AccountStore {
   count(): Promise<number>;
   setPlan(accountId: string, plan: PlanName): Promise<Account | null>;
   setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null>;
+  /** days the account's batch jobs are kept; null: the service's default */
+  setBatchRetention(accountId: string, days: number | null): Promise<Account | null>;
 }
 
 export class SqlAccountStore extends OverSql implements AccountStore {
@@ -48,6 +50,11 @@ export class SqlAccountStore extends OverSql implements AccountStore {
 
   async setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null> {
     const r = await this.sql.get('UPDATE accounts SET quota_limit = ? WHERE id = ? RETURNING *', [limit, accountId]);
+    return r ? toAccount(r) : null;
+  }
+
+  async setBatchRetention(accountId: string, days: number | null): Promise<Account | null> {
+    const r = await this.sql.get('UPDATE accounts SET batch_retention_days = ? WHERE id = ? RETURNING *', [days, accountId]);
     return r ? toAccount(r) : null;
   }
 }

@@ -28,6 +28,7 @@ export function toJob(r: Row): BatchJob {
     fingerprint: str(r.fingerprint),
     createdAt: iso(r.created_at),
     startedAt: isoOrNull(r.started_at),
+    expiredAt: isoOrNull(r.expired_at),
     finishedAt: isoOrNull(r.finished_at),
     upstreamWait: r.upstream_wait_since == null ? null : { since: iso(r.upstream_wait_since), reason: str(r.upstream_wait_reason) ?? '' },
   };

@@ -83,6 +83,6 @@ export interface FinalizeOptions {
 }
 
 /** A new job as its uploader creates it. */
-export type NewJob = Omit<BatchJob, 'upstreamWait' | 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt'> & {
+export type NewJob = Omit<BatchJob, 'upstreamWait' | 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt' | 'expiredAt'> & {
   uploadLeaseUntil: string;
 };

@@ -7,7 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { StatusAnswer } from '../domain/status.ts';
 import { chargeJob, splitRefund } from '../domain/charges.ts';
 import { afterChunk } from '../domain/job-progress.ts';
-import { type BatchJob, type ChunkLease, DAILY_LIMIT_REASON, isFinished, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
+import { type BatchJob, type ChunkLease, DAILY_LIMIT_REASON, isFinished, retentionCutoff, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { ChunkCommit, ChunkText, CompleteOutcome, DeletedJob, FinalizeOptions, FinalizeOutcome, NewJob, StoredChunkText, UnansweredCount } from './batch-store.ts';
 import { toJob, toLease } from './batch-rows.ts';
 import { bool, json } from './rows.ts';
@@ -144,6 +144,70 @@ export class BatchStore extends OverSql {
       const labels = await forgetJobAddresses(t, accountId, jobId);
       await t.run('DELETE FROM batch_jobs WHERE id = ?', [jobId]);
       return { refunded, labels };
+    });
+  }
+
+  /**
+   * Finished jobs whose rows are past retention at `now`, at most `limit`: the jobs of accounts
+   * with their own retention by theirs, every other account's by `defaultDays`.
+   */
+  async expiring(now: Date, defaultDays: number, limit: number): Promise<{ id: string; accountId: string }[]> {
+    const out: { id: string; accountId: string }[] = [];
+    const own = await this.sql.all('SELECT id, batch_retention_days FROM accounts WHERE batch_retention_days IS NOT NULL');
+    for (const a of own) {
+      if (out.length >= limit) break;
+      const cutoff = retentionCutoff(now, Number(a.batch_retention_days)).toISOString();
+      const rows = await this.sql.all(
+        "SELECT id, account_id FROM batch_jobs WHERE account_id = ? AND expired_at IS NULL AND status IN ('done', 'failed') AND finished_at < ? ORDER BY finished_at LIMIT ?",
+        [a.id, cutoff, limit - out.length],
+      );
+      out.push(...rows.map((r) => ({ id: String(r.id), accountId: String(r.account_id) })));
+    }
+    if (out.length < limit) {
+      const rows = await this.sql.all(
+        `SELECT j.id, j.account_id FROM batch_jobs j JOIN accounts a ON a.id = j.account_id
+          WHERE j.expired_at IS NULL AND j.status IN ('done', 'failed') AND j.finished_at < ? AND a.batch_retention_days IS NULL
+          ORDER BY j.finished_at LIMIT ?`,
+        [retentionCutoff(now, defaultDays).toISOString(), limit - out.length],
+      );
+      out.push(...rows.map((r) => ({ id: String(r.id), accountId: String(r.account_id) })));
+    }
+    return out;
+  }
+
+  /**
+   * Marks a job expired at `now`, in one transaction: from then on it answers with its counts and
+   * when it expired, not its rows; its file name goes, and its labels lose their addresses and
+   * reasons as on deletion. False when it was already marked (another sweep got there first).
+   * The rows themselves are deleted afterwards, a few chunks at a time (purgeExpired).
+   */
+  expireJob(jobId: string, accountId: string, now: Date): Promise<boolean> {
+    return this.sql.tx(async (t) => {
+      const marked = await t.run('UPDATE batch_jobs SET expired_at = ?, filename = NULL WHERE id = ? AND expired_at IS NULL', [now.toISOString(), jobId]);
+      if (marked === 0) return false;
+      await forgetJobAddresses(t, accountId, jobId);
+      return true;
+    });
+  }
+
+  /**
+   * Deletes up to `chunks` chunks' rows and results of expired jobs, in one short transaction;
+   * returns how many chunks went (0: nothing of an expired job is left). Counts stay with the job.
+   */
+  purgeExpired(chunks: number): Promise<number> {
+    return this.sql.tx(async (t) => {
+      const some = await t.all(
+        `SELECT r.job_id, r.chunk_no FROM batch_chunk_rows r JOIN batch_jobs j ON j.id = r.job_id
+          WHERE j.expired_at IS NOT NULL ORDER BY r.job_id, r.chunk_no LIMIT ?`,
+        [chunks],
+      );
+      for (const r of some) {
+        await t.run('DELETE FROM batch_chunks WHERE job_id = ? AND chunk_no = ?', [r.job_id, r.chunk_no]);
+        await t.run('DELETE FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ?', [r.job_id, r.chunk_no]);
+      }
+      // what is kept per job, not per chunk: the shared numbers' answers
+      if (some.length === 0) await t.run('DELETE FROM batch_numbers WHERE job_id IN (SELECT id FROM batch_jobs WHERE expired_at IS NOT NULL)');
+      return some.length;
     });
   }
 

@@ -26,6 +26,7 @@ export function toAccount(r: Row): Account {
     email: String(r.email),
     plan: String(r.plan) as PlanName,
     quotaLimit: r.quota_limit == null ? null : Number(r.quota_limit),
+    batchRetentionDays: r.batch_retention_days == null ? null : Number(r.batch_retention_days),
     createdAt: iso(r.created_at),
   };
 }

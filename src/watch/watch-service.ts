@@ -7,7 +7,7 @@ import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { PLANS, type Plan } from '../domain/plans.ts';
 import { nextCheckAt, retryAt, type WatchState } from '../domain/watch.ts';
 import { AppError } from '../errors.ts';
-import { allRows } from '../batch/job-rows.ts';
+import { allRows, expiredProblem } from '../batch/job-rows.ts';
 import { ntsDate } from '../domain/verification.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
@@ -199,6 +199,7 @@ export class WatchService {
     const plan = watchPlan(account);
     const job = await this.#store.batches.getJob(account.id, jobId);
     if (!job) throw new AppError('not_found', `no batch job ${jobId}`);
+    if (job.expiredAt) throw expiredProblem(job);
     if (job.status !== 'done' && job.status !== 'failed') throw new AppError('conflict', `job ${jobId} is ${job.status}: its numbers can be watched once it has finished`);
     const tally = { created: 0, existing: 0, refused: 0 };
     const seen = new Set<string>();

@@ -19,7 +19,7 @@ describeEachStore('the watch limit under concurrent adds', (kind) => {
   test('60 adds at once onto a list 10 short of its limit: exactly 10 are registered', async () => {
     const { store } = held;
     const accountId = `acc_race_${kind}`;
-    await store.accounts.create({ id: accountId, email: `race-${kind}@example.com`, plan: 'business', quotaLimit: null, createdAt: at });
+    await store.accounts.create({ id: accountId, email: `race-${kind}@example.com`, plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: at });
     const limit = 50;
     for (let i = 0; i < limit - 10; i++) assert.ok(await store.watches.create(entry(accountId, i), false, limit));
     const outcomes = await Promise.all(Array.from({ length: 60 }, (_, i) => store.watches.create(entry(accountId, 1000 + i), false, limit)));
@@ -34,7 +34,7 @@ describeEachStore('the watch limit under concurrent adds', (kind) => {
   test('bulk adds at once, and removals meanwhile, keep the counter exact and the limit held', async () => {
     const { store } = held;
     const accountId = `acc_bulk_race_${kind}`;
-    await store.accounts.create({ id: accountId, email: `bulk-race-${kind}@example.com`, plan: 'business', quotaLimit: null, createdAt: at });
+    await store.accounts.create({ id: accountId, email: `bulk-race-${kind}@example.com`, plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: at });
     const limit = 100;
     await store.watches.createMany(accountId, Array.from({ length: limit - 10 }, (_, i) => entry(accountId, 2000 + i)), false, limit);
     const batches = Array.from({ length: 6 }, (_b, b) => Array.from({ length: 10 }, (_, i) => entry(accountId, 3000 + b * 10 + i)));

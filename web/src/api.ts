@@ -142,6 +142,8 @@ export interface JobStatus {
   };
   created_at: string;
   finished_at: string | null;
+  /** its rows and results were deleted at the end of retention; counts remain */
+  expired_at: string | null;
   preview: { row_id: number; input: Record<string, string>; result: VerificationResult | null }[];
 }
 
@@ -154,6 +156,7 @@ export interface JobListItem {
   file_name: string | null;
   created_at: string;
   finished_at: string | null;
+  expired_at: string | null;
 }
 
 /** What a watched business looked like at a check (src/api/watch.ts). */

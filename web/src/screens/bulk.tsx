@@ -227,7 +227,12 @@ function JobView(props: { jobId: string; onChange: () => void; onDeleted: (notic
               </li>
             ))}
           </ul>
-          {job.status === 'done' && (
+          {job.expired_at && (
+            <p class="notice" data-testid="job-expired">
+              {t('bulk.expired', { d: formatDate(lang, job.expired_at) })}
+            </p>
+          )}
+          {job.status === 'done' && !job.expired_at && (
             <p class="downloads">
               <span>{t('bulk.download')}:</span>
               {(['csv', 'xlsx', 'json'] as const).map((f) => (
@@ -237,7 +242,7 @@ function JobView(props: { jobId: string; onChange: () => void; onDeleted: (notic
               ))}
             </p>
           )}
-          {job.status === 'done' && account?.features.watch && <WatchAll jobId={job.job_id} />}
+          {job.status === 'done' && !job.expired_at && account?.features.watch && <WatchAll jobId={job.job_id} />}
           {job.preview.length > 0 && <PreviewTable job={job} />}
         </>
       )}

@@ -1,0 +1,83 @@
+// Customers' lists are not kept forever: a finished job's uploaded rows and results expire after
+// its account's retention (BATCH_RETENTION_DAYS, or the operator's per-account override). One
+// process at a time sweeps (a lease); each job is marked expired in one short transaction, and
+// its rows then go a few chunks per transaction, so a million-row job never holds the database
+// for long. The job stays, with its counts and when it expired. The clock is injectable.
+import { randomBytes } from 'node:crypto';
+import type { Store } from '../store/store.ts';
+import { PollingLoop } from './polling-loop.ts';
+
+const LEASE = 'batch-retention';
+/** jobs marked per round, chunks deleted per transaction */
+const JOBS_PER_ROUND = 50;
+const CHUNKS_PER_TX = 20;
+
+export interface RetentionOptions {
+  store: Store;
+  now: () => Date;
+  defaultDays: number;
+  pollMs: number;
+  /** a round stops deleting after this long and goes on next round (keeps one round short) */
+  roundMs?: number;
+  log?: { info(o: object, m: string): void; warn(o: object, m: string): void; error(o: object, m: string): void };
+}
+
+export interface RetentionRound {
+  expired: number;
+  chunksDeleted: number;
+  /** false when another process holds the sweep */
+  swept: boolean;
+}
+
+export class RetentionSweeper {
+  readonly #o: RetentionOptions;
+  readonly #holder = `retention_${randomBytes(6).toString('hex')}`;
+  readonly #loop: PollingLoop;
+
+  constructor(opts: RetentionOptions) {
+    this.#o = opts;
+    // another round at once while work is left
+    this.#loop = new PollingLoop('retention sweep', async () => {
+      const r = await this.runOnce();
+      return r.swept && (r.expired === JOBS_PER_ROUND || r.chunksDeleted > 0);
+    }, { pollMs: opts.pollMs, ...(opts.log ? { log: opts.log } : {}) });
+  }
+
+  start(): void {
+    this.#loop.start();
+  }
+
+  stop(): Promise<void> {
+    return this.#loop.stop();
+  }
+
+  /** One round: mark what is past retention now, then delete expired rows for up to roundMs. */
+  async runOnce(): Promise<RetentionRound> {
+    const { store } = this.#o;
+    const now = this.#o.now();
+    const roundMs = this.#o.roundMs ?? 10_000;
+    if (!(await store.leases.take(LEASE, this.#holder, roundMs * 3, now))) return { expired: 0, chunksDeleted: 0, swept: false };
+    let expired = 0;
+    let chunksDeleted = 0;
+    try {
+      for (const job of await store.batches.expiring(now, this.#o.defaultDays, JOBS_PER_ROUND)) {
+        if (await store.batches.expireJob(job.id, job.accountId, now)) expired++;
+      }
+      const started = Date.now();
+      for (;;) {
+        const n = await store.batches.purgeExpired(CHUNKS_PER_TX);
+        chunksDeleted += n;
+        if (n === 0 || Date.now() - started > roundMs) break;
+        // other requests between transactions (the embedded store's are synchronous)
+        await new Promise((r) => setImmediate(r));
+      }
+      if (expired > 0 || chunksDeleted > 0) {
+        await store.scrub();
+        this.#o.log?.info({ expired, chunksDeleted }, 'batch jobs past retention expired');
+      }
+    } finally {
+      await store.leases.release(LEASE, this.#holder);
+    }
+    return { expired, chunksDeleted, swept: true };
+  }
+}

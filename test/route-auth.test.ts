@@ -17,7 +17,7 @@ interface Entry {
   body?: unknown;
   /** a multipart upload */
   upload?: boolean;
-  id?: 'job' | 'watch' | 'delivery' | 'key';
+  id?: 'job' | 'watch' | 'delivery' | 'key' | 'verification';
 }
 
 const API: Record<string, Entry> = {
@@ -29,6 +29,7 @@ const API: Record<string, Entry> = {
   'GET /batch/:job_id': { id: 'job' },
   'GET /batch/:job_id/results': { id: 'job' },
   'DELETE /batch/:job_id': { id: 'job' },
+  'GET /verifications/:verification_id': { id: 'verification' },
   'POST /batch/:job_id/label': { id: 'job', body: { row_id: 1, bounced: true } },
   'POST /batch/:job_id/labels': { id: 'job', body: [{ row_id: 1, bounced: true }] },
   'POST /watch': { body: { biz_no: active } },
@@ -64,7 +65,7 @@ function problem(res: Call, status: number, what: string): void {
 
 describeEachStore('the common checks on every authenticated route', (kind) => {
   let srv: TestServer;
-  const ids: Record<NonNullable<Entry['id']>, string> = { job: '', watch: '', delivery: '', key: '' };
+  const ids: Record<NonNullable<Entry['id']>, string> = { job: '', watch: '', delivery: '', key: '', verification: '' };
   let owner: string;
   let stranger: string;
 
@@ -80,6 +81,7 @@ describeEachStore('the common checks on every authenticated route', (kind) => {
     await call(srv.url, 'PUT', '/webhook', { key: owner, body: { url: 'http://127.0.0.1:9/hook' } });
     ids.delivery = (await call(srv.url, 'POST', '/webhook/test', { key: owner })).body.delivery_id;
     ids.key = owner.split('_').slice(0, 2).join('_');
+    ids.verification = (await call(srv.url, 'POST', '/verify', { key: owner, body: { b_no: active } })).body.verification_id;
     for (const [what, id] of Object.entries(ids)) assert.ok(id, `the owner's ${what} exists`);
   });
   after(async () => srv.close());

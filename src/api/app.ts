@@ -28,6 +28,8 @@ import type { BatchService } from '../batch/batch-service.ts';
 import type { WatchService } from '../watch/watch-service.ts';
 import type { WebhookService } from '../webhooks/webhook-service.ts';
 import { watchRoutes } from './watch.ts';
+import { evidenceRoutes, signingKeyRoutes } from './evidence.ts';
+import type { EvidenceService } from '../evidence/evidence-service.ts';
 import { webhookRoutes } from './webhook.ts';
 import { batchListRoutes } from './batch-list.ts';
 import { installHttpMetrics } from '../metrics/http.ts';
@@ -43,6 +45,8 @@ export interface AppDeps {
   batch: BatchService;
   watch: WatchService;
   webhooks: WebhookService;
+  /** kept NTS answers and their signed receipts */
+  evidence: EvidenceService;
   maxFileBytes: number;
   bodyLimitBytes: number;
   /** how long clients may take to send (none: Node's defaults, for tests that build an app alone) */
@@ -129,14 +133,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   const quota = new Quota(deps.store, deps.now);
-  const verify = new VerifyService(deps.status, quota, deps.assess, deps.now);
+  const verify = new VerifyService(deps.status, quota, deps.assess, deps.evidence, deps.now);
   await app.register(healthRoutes(deps.store, deps.status, { role: deps.role }));
+  await app.register(signingKeyRoutes(deps.evidence));
   // the authenticated API: every route registered inside this scope needs a key and a plan with API access
   await app.register(async (api) => {
     installApiKeyAuth(api, deps.store);
     deps.routes?.watch(api, 'api-key');
     await api.register(verifyRoutes(verify));
-    await api.register(validateRoutes(new ValidateService(deps.validator, quota)));
+    await api.register(validateRoutes(new ValidateService(deps.validator, quota, deps.evidence)));
     await api.register(meRoutes(quota));
     await api.register(multipart, { throwFileSizeLimit: false });
     for (const routes of accountDataRoutes(deps)) await api.register(routes);
@@ -154,8 +159,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
  * errors and quota are the same. The watch list and webhooks need a plan with them (403 below
  * business) wherever they are served.
  */
-export function accountDataRoutes(deps: Pick<AppDeps, 'batch' | 'watch' | 'webhooks' | 'maxFileBytes'>): FastifyPluginAsync[] {
+export function accountDataRoutes(deps: Pick<AppDeps, 'batch' | 'watch' | 'webhooks' | 'evidence' | 'maxFileBytes'>): FastifyPluginAsync[] {
   return [
+    evidenceRoutes(deps.evidence),
     batchRoutes({ service: deps.batch, maxFileBytes: deps.maxFileBytes }),
     batchListRoutes(deps.batch),
     watchRoutes(deps.watch),

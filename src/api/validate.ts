@@ -39,6 +39,7 @@ export const ValidateResult = Type.Object({
   reasons: Type.Array(Type.String(), { description: '"[label ±w.ww] text (source)"' }),
   checked_at: Nullable(Type.String(), 'when NTS answered'),
   source: Nullable(Type.String(), 'nts | sandbox'),
+  verification_id: Nullable(Type.String(), 'the kept, signed record of NTS\'s answer (with what was asked): GET /verifications/{verification_id}; null when nothing was asked'),
 });
 
 export function validateRoutes(service: ValidateService): FastifyPluginAsyncTypebox {

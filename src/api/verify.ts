@@ -52,6 +52,7 @@ export const VerifyResult = Type.Object({
   nts: Type.Union([NtsDetail, Type.Null()], { description: 'the NTS record exactly as received; null when there is none' }),
   checked_at: Nullable(Type.String(), 'when the status was obtained from the registry'),
   source: Nullable(Type.String(), 'nts | sandbox'),
+  verification_id: Nullable(Type.String(), 'the kept, signed record of the NTS answer this rests on: GET /verifications/{verification_id}; null when there is no answer'),
   cached: Type.Boolean({ description: 'answered from the shared cache' }),
   stale: Type.Boolean({ description: 'a cached answer past its freshness, used because the upstream is down (not charged)' }),
   model_version: Nullable(Type.String(), 'version of the bounce model used'),

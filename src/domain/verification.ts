@@ -66,6 +66,8 @@ export interface Verification {
   /** when the status was obtained from the registry (ISO-8601 UTC) */
   checked_at: string | null;
   source: 'nts' | 'sandbox' | null;
+  /** the kept record of the NTS answer this result rests on (GET /verifications/{id}); null without one */
+  verification_id: string | null;
   cached: boolean;
   stale: boolean;
   model_version: string | null;
@@ -138,6 +140,7 @@ export function buildVerification(bno: string, answer: StatusAnswer | null, opts
     nts: record,
     checked_at: answer?.checkedAt ?? null,
     source: answer?.source ?? null,
+    verification_id: null,
     cached: answer?.fromCache ?? false,
     stale: answer?.stale ?? false,
     model_version: null,

@@ -9,6 +9,8 @@ import { RouteInventory } from '../http/route-inventory.ts';
 import { createRegistry, createStatusService } from '../registry/status-service.ts';
 import { createValidator } from '../registry/validator.ts';
 import { validateRoutes } from '../api/validate.ts';
+import { EvidenceService } from '../evidence/evidence-service.ts';
+import { Signer } from '../evidence/signer.ts';
 import { ValidateService } from '../verification/validate-service.ts';
 import type { StatusService } from '../domain/status.ts';
 import { withAuthCache } from '../accounts/auth-cache.ts';
@@ -78,6 +80,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const plainStatus = createStatusService({ registry, cache: store.statusCache, ttlSeconds: config.nts.cacheTtlSeconds, now });
   const status = metrics ? observedStatus(plainStatus, metrics) : plainStatus;
   const validator = createValidator({ registry, cache: store.statusCache, ttlSeconds: config.nts.cacheTtlSeconds, now });
+  const evidence = new EvidenceService(store.evidence, await Signer.load(store.evidence, now()), now);
   const directory = await chooseDirectory(config.addresses, store);
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
   const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
@@ -122,13 +125,13 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const app = config.role === 'worker'
     ? await buildOpsApp({ store, status, log, role: config.role, metrics })
     : await buildApp({
-      store, status, validator, assess, batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, slowClients: config.slowClients, log, now,
+      store, status, validator, assess, batch, watch, webhooks, evidence, maxFileBytes: config.batch.maxFileBytes, bodyLimitBytes: config.bodyLimitBytes, slowClients: config.slowClients, log, now,
       metrics, role: config.role, trustProxy: config.trustProxy, routes,
       console: consolePlugin({
         store, quota: new Quota(store, now), config: config.console, now, routes,
         apiRoutes: [
-          ...accountDataRoutes({ batch, watch, webhooks, maxFileBytes: config.batch.maxFileBytes }),
-          validateRoutes(new ValidateService(validator, new Quota(store, now))),
+          ...accountDataRoutes({ batch, watch, webhooks, evidence, maxFileBytes: config.batch.maxFileBytes }),
+          validateRoutes(new ValidateService(validator, new Quota(store, now), evidence)),
         ],
       }),
     });

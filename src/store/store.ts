@@ -14,6 +14,7 @@ import { type Dialect, OverSql } from './sql.ts';
 import { StatusCacheStore } from './status-cache-store.ts';
 import { UsageStore } from './usage-store.ts';
 import { UpstreamDailyStore } from './upstream-daily-store.ts';
+import { EvidenceStore } from './evidence-store.ts';
 import { WatchStore, WebhookStore } from './watches.ts';
 import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 
@@ -46,6 +47,8 @@ export interface Store {
   readonly console: ConsoleStore;
   /** numbers asked of NTS per KST day, against the daily allowance */
   readonly upstreamDaily: UpstreamDailyStore;
+  /** what NTS answered, as served to each account, and the keys receipts are signed with */
+  readonly evidence: EvidenceStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   /** The migrations applied, in order (for operators, and to check that running them again adds none). */
@@ -79,6 +82,7 @@ export abstract class SqlStore extends OverSql implements Store {
   readonly webhooks = new WebhookStore(this.sql);
   readonly console = new ConsoleStore(this.sql);
   readonly upstreamDaily = new UpstreamDailyStore(this.sql);
+  readonly evidence = new EvidenceStore(this.sql);
 
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;
@@ -119,6 +123,7 @@ export function withStores(store: Store, replace: Partial<Concerns>): Store {
     webhooks: replace.webhooks ?? store.webhooks,
     console: replace.console ?? store.console,
     upstreamDaily: replace.upstreamDaily ?? store.upstreamDaily,
+    evidence: replace.evidence ?? store.evidence,
     migrate: () => store.migrate(),
     migrationVersions: () => store.migrationVersions(),
     ping: () => store.ping(),

@@ -8,6 +8,7 @@ import { AppError } from '../errors.ts';
 import { unansweredProblem } from '../registry/daily-budget.ts';
 import type { Account } from '../domain/account.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
+import type { EvidenceService } from '../evidence/evidence-service.ts';
 
 export interface ValidateInput {
   b_no: string;
@@ -33,6 +34,8 @@ export interface ValidationResult extends Omit<StatusPart, 'biz_status'> {
   valid_msg: string | null;
   /** the status NTS returned with a confirmation; `invalid` for a bad check digit; null when not confirmed */
   biz_status: Verification['biz_status'] | null;
+  /** the kept record of NTS's answer (GET /verifications/{id}); null when nothing was asked */
+  verification_id: string | null;
 }
 
 /** The question NTS is asked, or a 400 naming what is wrong with the input. */
@@ -49,13 +52,13 @@ export function queryFromInput(input: ValidateInput): ValidateQuery {
 export function validationResult(bno: string, validated: ValidatedAnswer | null, locale: Locale): ValidationResult {
   if (validated === null) {
     const v = buildVerification(bno, null, { invalid: true, locale });
-    return { ...statusPart(v), b_no: bno, valid: false, valid_code: null, valid_msg: null };
+    return { ...statusPart(v), b_no: bno, valid: false, valid_code: null, valid_msg: null, verification_id: null };
   }
   const { answer } = validated;
   if (answer.valid === '01' && answer.status) {
     const v = buildVerification(bno, { record: answer.status, source: validated.source, checkedAt: validated.checkedAt, fromCache: false, stale: false }, { invalid: false, locale });
     const confirmed = formatReason('confirmed', 0, locale === 'ko' ? '국세청 진위확인: 입력한 사업자 정보가 등록 내용과 일치함' : 'NTS authenticity check: the details match the registration', 'nts');
-    return { ...statusPart(v), reasons: [confirmed, ...v.reasons], b_no: bno, valid: true, valid_code: '01', valid_msg: null };
+    return { ...statusPart(v), reasons: [confirmed, ...v.reasons], b_no: bno, valid: true, valid_code: '01', valid_msg: null, verification_id: null };
   }
   const text = answer.valid_msg || '확인할 수 없습니다.';
   return {
@@ -72,6 +75,7 @@ export function validationResult(bno: string, validated: ValidatedAnswer | null,
     reasons: [formatReason('not_confirmed', 0, locale === 'ko' ? `국세청 진위확인: ${text}` : `NTS authenticity check: the details could not be confirmed (${text})`, 'nts')],
     checked_at: validated.checkedAt,
     source: validated.source,
+    verification_id: null,
   };
 }
 
@@ -85,10 +89,12 @@ function statusPart(v: Verification): StatusPart {
 export class ValidateService {
   readonly #validator: Validator;
   readonly #quota: Quota;
+  readonly #evidence: EvidenceService;
 
-  constructor(validator: Validator, quota: Quota) {
+  constructor(validator: Validator, quota: Quota, evidence: EvidenceService) {
     this.#validator = validator;
     this.#quota = quota;
+    this.#evidence = evidence;
   }
 
   async validate(account: Account, input: ValidateInput, locale: Locale): Promise<{ result: ValidationResult; quota: QuotaState }> {
@@ -110,6 +116,9 @@ export class ValidateService {
       const p = unansweredProblem(asked.unanswered.get(validateKey(query)), 'this authenticity check');
       throw new AppError(p.code, p.detail, { headers: { 'retry-after': String(p.retryAfterS) } });
     }
-    return { result: validationResult(query.b_no, validated, locale), quota: reservation.state };
+    const [kept] = await this.#evidence.record([
+      { accountId: account.id, bno: query.b_no, api: 'validate', source: validated.source, checkedAt: validated.checkedAt, record: { request: query, ...validated.answer } },
+    ]);
+    return { result: { ...validationResult(query.b_no, validated, locale), verification_id: kept!.id }, quota: reservation.state };
   }
 }

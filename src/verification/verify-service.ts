@@ -9,6 +9,7 @@ import type { StatusService } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
 import type { AssessService } from './assess-service.ts';
+import type { EvidenceService } from '../evidence/evidence-service.ts';
 
 export interface VerifyInput {
   b_no: string;
@@ -25,12 +26,14 @@ export class VerifyService {
   readonly #status: StatusService;
   readonly #quota: Quota;
   readonly #assess: AssessService;
+  readonly #evidence: EvidenceService;
   readonly #now: () => Date;
 
-  constructor(status: StatusService, quota: Quota, assess: AssessService, now: () => Date = () => new Date()) {
+  constructor(status: StatusService, quota: Quota, assess: AssessService, evidence: EvidenceService, now: () => Date = () => new Date()) {
     this.#status = status;
     this.#quota = quota;
     this.#assess = assess;
+    this.#evidence = evidence;
     this.#now = now;
   }
 
@@ -63,6 +66,7 @@ export class VerifyService {
     }
     // a stale answer stands in during an outage; like offline answers it is not charged
     if (answer.stale) await this.#quota.refund(reservation);
-    return { result: buildVerification(input.b_no, answer, { invalid: false, locale }), quota: reservation.state };
+    const [kept] = await this.#evidence.record([{ accountId: account.id, bno: input.b_no, api: 'status', source: answer.source, checkedAt: answer.checkedAt, record: answer.record }]);
+    return { result: { ...buildVerification(input.b_no, answer, { invalid: false, locale }), verification_id: kept!.id }, quota: reservation.state };
   }
 }

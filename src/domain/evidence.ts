@@ -1,0 +1,64 @@
+// Evidence of a check: what NTS answered about a number, and when, kept apart from the customer's
+// list so it can be shown to an auditor years later (as VIES users keep a consultation number).
+// An evidence record is one answer as served to one account; its id is derived from both, so the
+// same answer served again (a cached lookup, a job's rows, a re-read) is the same record, and a
+// batch row can name its record without one being stored per row. The record is signed as a
+// canonical JSON text; anyone with the service's public key can check it offline.
+import { createHash } from 'node:crypto';
+
+/**
+ * JSON with object keys sorted at every level and no whitespace: one text for one value, so a
+ * signature over it can be checked by re-serialising (the fields here are strings, numbers,
+ * booleans, null, arrays and plain objects).
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+}
+
+const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+
+/** What NTS answered, as one account was served it. */
+export interface EvidenceInput {
+  accountId: string;
+  bno: string;
+  /** `status` (the status API's record) or `validate` (진위확인: valid, valid_msg and the nested status) */
+  api: 'status' | 'validate';
+  /** nts, or sandbox when no NTS key is configured */
+  source: string;
+  /** when NTS answered (a cached answer keeps its own time) */
+  checkedAt: string;
+  /** the record exactly as NTS sent it */
+  record: unknown;
+}
+
+export interface Evidence extends EvidenceInput {
+  id: string;
+  /** sha256 of the record's canonical JSON, hex */
+  recordSha256: string;
+}
+
+export function evidenceOf(e: EvidenceInput): Evidence {
+  const recordSha256 = sha256(canonicalJson(e.record));
+  const id = `ver_${sha256(canonicalJson([e.accountId, e.api, e.source, e.bno, e.checkedAt, recordSha256])).slice(0, 32)}`;
+  return { ...e, id, recordSha256 };
+}
+
+/** The text that is signed: every field of the record that an auditor relies on, canonical. */
+export function receiptPayload(e: Evidence): string {
+  return canonicalJson({
+    v: 1,
+    verification_id: e.id,
+    account_id: e.accountId,
+    b_no: e.bno,
+    api: e.api,
+    source: e.source,
+    checked_at: e.checkedAt,
+    record_sha256: e.recordSha256,
+    record: e.record,
+  });
+}

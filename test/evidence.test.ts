@@ -11,6 +11,7 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { after, before, test } from 'node:test';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
+import { upload, waitForJob } from './helpers/batch.ts';
 import { describeEachStore } from './helpers/stores.ts';
 
 const run = promisify(execFile);
@@ -93,6 +94,36 @@ describeEachStore('evidence of a check', (kind) => {
     const keys = (await call(srv.url, 'GET', '/.well-known/bizcheck-signing-key')).body;
     assert.equal((await offlineCheck(receipt.body, keys)).code, 0);
     assert.equal((await call(srv.url, 'POST', '/verify', { key, body: { b_no: '1248100999' } })).body.verification_id, null);
+  });
+
+  test('every answered batch row names its record, on the general way and on the cache\'s', async () => {
+    const { apiKey: key } = await srv.account('business');
+    const keys = (await call(srv.url, 'GET', '/.well-known/bizcheck-signing-key')).body;
+    const looked = (await call(srv.url, 'POST', '/verify', { key, body: { b_no: '1111111119' } })).body;
+    // only cached numbers and no names: the chunk is answered from the cache in SQL
+    for (const [body, what] of [['b_no\n1111111119\n1111111119\n', 'cached'], ['b_no,상호\n1111111119,한빛\n2222222227,두리\n1248100999,틀린\n', 'general']] as const) {
+      const job = await upload(srv.url, key, { name: `${what}.csv`, body });
+      assert.equal(job.status, 202, JSON.stringify(job.body));
+      const done = await waitForJob(srv.url, key, job.body.job_id, 30_000, '?preview=10');
+      assert.equal(done.body.status, 'done');
+      for (const row of done.body.preview) {
+        const r = row.result;
+        if (r.biz_status === 'invalid') {
+          assert.equal(r.verification_id, null, `${what}: a bad number has no answer`);
+          continue;
+        }
+        assert.match(r.verification_id, /^ver_/, `${what} row ${row.row_id}`);
+        if (r.b_no === '1111111119') assert.equal(r.verification_id, looked.verification_id, `${what}: the answer /verify was given is the same record`);
+        const receipt = await call(srv.url, 'GET', `/verifications/${r.verification_id}`, { key });
+        assert.equal(receipt.status, 200, `${what} row ${row.row_id}: ${JSON.stringify(receipt.body)}`);
+        assert.deepEqual(receipt.body.record, r.nts);
+        assert.equal((await offlineCheck(receipt.body, keys)).code, 0);
+      }
+      // the download names them too, row by row
+      const json = await fetch(`${srv.url}/batch/${job.body.job_id}/results?format=json`, { headers: { 'x-api-key': key } });
+      const downloaded = (await json.json()) as { verification_id: string | null }[];
+      assert.deepEqual(downloaded.map((d) => d.verification_id), done.body.preview.map((row: any) => row.result.verification_id));
+    }
   });
 
   test('the signing key is made once and kept: a restarted service signs with the same key', async () => {

@@ -75,7 +75,7 @@ export class BatchService {
   /** The account's job with its counts and its first `preview` rows. */
   async get(account: Account, jobId: string, preview: number): Promise<{ job: BatchJob; counts: Tally; preview: BatchRow[]; waitMs: number }> {
     const job = await this.#own(account, jobId);
-    return { job, counts: await this.#store.batches.counts(job.id), preview: await rowsAfter(this.#store.batches, job.id, 0, preview), waitMs: this.#limits.upstreamWaitMs ?? 0 };
+    return { job, counts: await this.#store.batches.counts(job.id), preview: await rowsAfter(this.#store.batches, job, 0, preview), waitMs: this.#limits.upstreamWaitMs ?? 0 };
   }
 
   /** The account's jobs, newest first, `limit` at a time; `before` continues after that job. */
@@ -101,7 +101,7 @@ export class BatchService {
   /** The account's job and every row of it with its result, read a chunk at a time. */
   async rows(account: Account, jobId: string): Promise<{ job: BatchJob; rows: AsyncGenerator<BatchRow> }> {
     const job = await this.#kept(account, jobId);
-    return { job, rows: allRows(this.#store.batches, job.id) };
+    return { job, rows: allRows(this.#store.batches, job) };
   }
 
   /** Records what the mail to one processed row really did, with the features it was scored on. */

@@ -138,7 +138,7 @@ export function batchStatusBody(
 
 export const RESULT_COLUMNS = [
   'row_id', 'b_no', 'biz_status', 'bounce_prob', 'grade', 'action', 'fixed_zipcode', 'fixed_address', 'reasons',
-  'closed_on', 'tax_type', 'entity_type', 'address_quality', 'checked_at', 'stale', 'model_version',
+  'closed_on', 'tax_type', 'entity_type', 'address_quality', 'checked_at', 'stale', 'model_version', 'verification_id',
 ] as const;
 
 /** A job that validates has these after the result columns: the row's `validation`, flattened. */

@@ -12,6 +12,7 @@ import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
 import type { BatchRowInput, ChosenHeaders, ChunkCompletion, Tally } from '../domain/batch.ts';
 import type { DistinctAnswer } from './chunk-codec.ts';
 import { lookupNumber, validationInputOf } from './job-rows.ts';
+import type { EvidenceInput } from '../domain/evidence.ts';
 
 /** Cache entries alike but for the number, as the store groups them for one chunk. */
 export interface CachedGroup {
@@ -47,6 +48,19 @@ export interface CachedContext {
   nowMs: number;
   /** rows in the chunk (those without a valid number count as invalid) */
   chunkRows: number;
+}
+
+/** The evidence of every number the groups answer, as served to the job's account (the record is the number with its group's template). */
+export function groupEvidence(groups: readonly CachedGroup[], accountId: string): EvidenceInput[] {
+  const out: EvidenceInput[] = [];
+  for (const g of groups) {
+    if (g.template === null || g.source === null || g.checkedAt === null) continue;
+    const template = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
+    for (const bno of JSON.parse(g.numbers) as string[]) {
+      out.push({ accountId, bno, api: 'status', source: g.source, checkedAt: g.checkedAt, record: { b_no: bno, ...template } });
+    }
+  }
+  return out;
 }
 
 /** The chunk's completion from its cache groups, or null when any number needs more than a fresh entry. */

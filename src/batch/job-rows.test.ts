@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildVerification } from '../domain/verification.ts';
+import { evidenceOf } from '../domain/evidence.ts';
 import { sandboxRecord } from '../registry/sandbox.ts';
 import { SANDBOX_FIXED } from '../registry/sandbox.ts';
 import type { StatusAnswer } from '../domain/status.ts';
@@ -37,8 +38,11 @@ test('a rebuilt result equals the stored one would have been, for every kind of 
   const chunk = { chunkNo: 1, firstRow: 1, lastRow: 9, rows, output: decodeOutput(encodeOutput({ answers, scored: new Map() })) };
   for (const r of rows) {
     const invalid = !r.valid || r.bno === null;
-    const stored = JSON.parse(JSON.stringify(buildVerification(r.bno ?? r.bnoRaw, invalid ? null : (answers.get(r.bno!) ?? null), { invalid, locale: 'ko' })));
-    const rebuilt = rowOf(chunk, r);
+    const answer = invalid ? null : (answers.get(r.bno!) ?? null);
+    const built = buildVerification(r.bno ?? r.bnoRaw, answer, { invalid, locale: 'ko' });
+    const id = answer ? evidenceOf({ accountId: 'acc_1', bno: r.bno!, api: 'status', source: answer.source, checkedAt: answer.checkedAt, record: answer.record }).id : null;
+    const stored = JSON.parse(JSON.stringify({ ...built, verification_id: id }));
+    const rebuilt = rowOf(chunk, r, 'acc_1');
     assert.deepEqual(rebuilt.result, stored, `row ${r.rowId}`);
     assert.equal(statusOf(r, answers), stored.biz_status, `row ${r.rowId}: the counted status is the result's`);
     assert.deepEqual([rebuilt.features, rebuilt.addressKey], [null, null]);
@@ -50,6 +54,6 @@ test('a scored row reads its stored result; a row of an unprocessed chunk has no
   const r = { ...row(1, fixed('active'), fixed('active'), true), name: '한빛' };
   const scored = { result: { b_no: fixed('active'), grade: 'A' }, features: { status_closed: 0 }, addressKey: 'k1' };
   const done = { chunkNo: 1, firstRow: 1, lastRow: 1, rows: [r], output: { answers: new Map([[fixed('active'), answer(fixed('active'))]]), scored: new Map([[1, scored]]) } };
-  assert.deepEqual(rowOf(done, r), { ...r, ...scored });
-  assert.deepEqual(rowOf({ ...done, output: null }, r), { ...r, result: null, features: null, addressKey: null });
+  assert.deepEqual(rowOf(done, r, 'acc_1'), { ...r, ...scored });
+  assert.deepEqual(rowOf({ ...done, output: null }, r, 'acc_1'), { ...r, result: null, features: null, addressKey: null });
 });

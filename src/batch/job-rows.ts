@@ -8,6 +8,7 @@ import type { BatchStore } from '../store/batches.ts';
 import type { BatchJob, BatchRow, BatchRowInput, ChosenHeaders, ChunkOutput, StoredChunk } from '../domain/batch.ts';
 import { AppError } from '../errors.ts';
 import { rowValidationInput, type RowValidationInput } from '../domain/validation.ts';
+import { type EvidenceInput, evidenceOf } from '../domain/evidence.ts';
 import { chunksAfter } from './chunks.ts';
 
 type Answers = ChunkOutput['answers'];
@@ -39,10 +40,21 @@ export function validationInputOf(row: BatchRowInput, chosen: ChosenHeaders): Ro
   return bno === null ? null : rowValidationInput(bno, row.cells[chosen.representative], row.cells[chosen.opened]);
 }
 
-/** The unscored result of a row, given the answers of its chunk's numbers. */
-export function verificationOf(row: BatchRowInput, answers: Answers): Verification {
+/** The evidence of a number's answer as served to the job's account (see domain/evidence.ts). */
+export function answerEvidence(accountId: string, bno: string, answer: StatusAnswer): EvidenceInput {
+  return { accountId, bno, api: 'status', source: answer.source, checkedAt: answer.checkedAt, record: answer.record };
+}
+
+/**
+ * The unscored result of a row of `accountId`'s job, given the answers of its chunk's numbers;
+ * it names the evidence of its number's answer, which processing kept.
+ */
+export function verificationOf(row: BatchRowInput, answers: Answers, accountId: string): Verification {
   const bno = lookupNumber(row);
-  return bno === null ? buildVerification(row.bno ?? row.bnoRaw, null, { invalid: true, locale: 'ko' }) : buildVerification(bno, answerOf(answers, bno), { invalid: false, locale: 'ko' });
+  if (bno === null) return buildVerification(row.bno ?? row.bnoRaw, null, { invalid: true, locale: 'ko' });
+  const answer = answerOf(answers, bno);
+  const v = buildVerification(bno, answer, { invalid: false, locale: 'ko' });
+  return answer ? { ...v, verification_id: evidenceOf(answerEvidence(accountId, bno, answer)).id } : v;
 }
 
 /** verificationOf(row, answers).biz_status without building the result (for the counts). */
@@ -53,16 +65,17 @@ export function statusOf(row: BatchRowInput, answers: Answers): BizStatus {
   return answer ? statusFromNts(answer.record) : 'unknown';
 }
 
-export function rowOf(chunk: StoredChunk, row: BatchRowInput): BatchRow {
+export function rowOf(chunk: StoredChunk, row: BatchRowInput, accountId: string): BatchRow {
   const out = chunk.output;
   if (!out) return { ...row, result: null, features: null, addressKey: null };
   const scored = out.scored.get(row.rowId);
   if (scored) return { ...row, result: scored.result, features: scored.features, addressKey: scored.addressKey };
-  return { ...row, result: verificationOf(row, out.answers) as unknown as Record<string, unknown>, features: null, addressKey: null };
+  return { ...row, result: verificationOf(row, out.answers, accountId) as unknown as Record<string, unknown>, features: null, addressKey: null };
 }
 
 /** Rows in file order after `afterRowId`, at most `limit`. */
-export async function rowsAfter(store: BatchStore, jobId: string, afterRowId: number, limit: number): Promise<BatchRow[]> {
+export async function rowsAfter(store: BatchStore, job: Pick<BatchJob, 'id' | 'accountId'>, afterRowId: number, limit: number): Promise<BatchRow[]> {
+  const jobId = job.id;
   const out: BatchRow[] = [];
   let after = afterRowId;
   while (out.length < limit) {
@@ -72,7 +85,7 @@ export async function rowsAfter(store: BatchStore, jobId: string, afterRowId: nu
     for (const row of chunk.rows) {
       if (row.rowId <= after) continue;
       if (out.length >= limit) break;
-      out.push(rowOf(chunk, row));
+      out.push(rowOf(chunk, row, job.accountId));
     }
     after = chunk.lastRow;
   }
@@ -83,12 +96,13 @@ export async function rowsAfter(store: BatchStore, jobId: string, afterRowId: nu
  * Every row in file order, one chunk at a time (for downloads): a chunk is bounded by rows and
  * by characters, so a download holds one bounded chunk however wide the file.
  */
-export async function* allRows(store: BatchStore, jobId: string): AsyncGenerator<BatchRow> {
+export async function* allRows(store: BatchStore, job: Pick<BatchJob, 'id' | 'accountId'>): AsyncGenerator<BatchRow> {
+  const jobId = job.id;
   for (let after = 0; ; ) {
     const chunks = await chunksAfter(store, jobId, after, 1);
     if (chunks.length === 0) return;
     for (const chunk of chunks) {
-      for (const row of chunk.rows) yield rowOf(chunk, row);
+      for (const row of chunk.rows) yield rowOf(chunk, row, job.accountId);
       after = chunk.lastRow;
     }
   }

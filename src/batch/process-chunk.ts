@@ -7,7 +7,8 @@ import { nextSeoulDay } from '../domain/quota-period.ts';
 import { type BatchJob, type BatchRowInput, type ChunkCompletion, type ChunkOutput, DAILY_LIMIT_REASON, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
-import { lookupNumber, statusOf, validationInputOf, verificationOf } from './job-rows.ts';
+import { answerEvidence, lookupNumber, statusOf, validationInputOf, verificationOf } from './job-rows.ts';
+import type { EvidenceInput } from '../domain/evidence.ts';
 import { rowValidation, type RowValidation, type RowValidationInput, type ValidateQuery, validateKey, type Validator } from '../domain/validation.ts';
 
 export interface ChunkInputs {
@@ -23,6 +24,8 @@ export interface ChunkDeps {
   assess: AssessService;
   /** 진위확인 for rows with a representative and an opening date; none = they are `unanswered` */
   validator?: Validator;
+  /** keeps the evidence of every answer the chunk's rows rest on (none: not kept) */
+  evidence?: { record(inputs: readonly EvidenceInput[]): Promise<unknown> };
   now: () => Date;
   /** how long a job waits for NTS to answer again, and how often it asks; none = never wait */
   wait?: { waitMs: number; retryMs: number };
@@ -91,6 +94,12 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   });
 
   const { validations, errors: validateErrors } = await validateRows(deps, job, rows);
+  // the rows name these records (verification_id): they are kept before the rows are committed
+  if (deps.evidence) {
+    const kept: EvidenceInput[] = [];
+    for (const [bno, answer] of answers) if (answer) kept.push(answerEvidence(job.accountId, bno, answer));
+    await deps.evidence.record(kept);
+  }
   // NTS down (or the day's allowance spent) for 진위확인 waits like a status lookup does, so an
   // outage does not leave rows unanswered that an hour later would have been answered
   if (validateErrors.length > 0 && deps.wait) {
@@ -105,14 +114,14 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     if (!name) {
       if (validation) {
         // its answer alone would not rebuild it: kept like a scored row, with nothing scored
-        const v = verificationOf(row, answers);
+        const v = verificationOf(row, answers, job.accountId);
         scored.set(row.rowId, { result: { ...v, validation }, features: null, addressKey: null });
       }
       const status = statusOf(row, answers);
       counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
       continue;
     }
-    const v = verificationOf(row, answers);
+    const v = verificationOf(row, answers, job.accountId);
     const assessed = await deps.assess.assess(account, v, { name, address: row.address ?? undefined }, 'ko', deps.now());
     const result = { ...v, ...assessed.fields, address: assessed.address, ...(validation ? { validation } : {}) };
     scored.set(row.rowId, { result, features: assessed.features, addressKey: assessed.addressKey });

@@ -8,7 +8,8 @@ import type { StatusService } from '../domain/status.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import type { Validator } from '../domain/validation.ts';
 import { chunkNumbers, processChunk, unansweredChunk } from '../batch/process-chunk.ts';
-import { completionFromCache } from '../batch/cached-chunk.ts';
+import { completionFromCache, groupEvidence } from '../batch/cached-chunk.ts';
+import type { EvidenceService } from '../evidence/evidence-service.ts';
 import { cachedGroups, chunkRows, completeChunk } from '../batch/chunks.ts';
 import type { CompleteOutcome } from '../store/batch-store.ts';
 import type { ChunkCompletion, ChunkLease, SharedNumber } from '../domain/batch.ts';
@@ -25,6 +26,8 @@ export interface BatchWorkerOptions {
   assess: AssessService;
   /** 진위확인 for rows with a representative and an opening date (without: they say it was not asked) */
   validator?: Validator;
+  /** keeps the evidence of the answers jobs' rows rest on (without: not kept) */
+  evidence?: EvidenceService;
   now?: () => Date;
   /** chunks processed at once by this process: enough to keep NTS calls in flight while rows are assessed */
   concurrency?: number;
@@ -42,7 +45,7 @@ export interface BatchWorkerOptions {
 }
 
 export class BatchWorker {
-  readonly #o: Required<Omit<BatchWorkerOptions, 'log' | 'validator'>> & Pick<BatchWorkerOptions, 'log' | 'validator'>;
+  readonly #o: Required<Omit<BatchWorkerOptions, 'log' | 'validator' | 'evidence'>> & Pick<BatchWorkerOptions, 'log' | 'validator' | 'evidence'>;
   readonly #holder = `worker_${randomBytes(6).toString('hex')}`;
   #active = 0;
   /** one lane per chunk in flight, each the shared polling loop over "claim a chunk, work it" */
@@ -94,7 +97,7 @@ export class BatchWorker {
     const account = job ? await store.accounts.get(job.accountId) : null;
     if (!job || !account) return; // deleted meanwhile: its chunks went with it
     // shared numbers need their once-per-job record: those chunks go the general way
-    if (!lease.shared && (await this.#fromCache(lease))) return;
+    if (!lease.shared && (await this.#fromCache(lease, job.accountId))) return;
     const rows = await chunkRows(store.batches, lease.jobId, lease.chunkNo);
     let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
     // A shared number another chunk recorded first with another answer (only when both looked it
@@ -102,7 +105,10 @@ export class BatchWorker {
     const wait = { waitMs: this.#o.upstreamWaitMs, retryMs: this.#o.upstreamRetryMs };
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       const done = await processChunk(
-        { status: this.#o.status, assess: this.#o.assess, ...(this.#o.validator ? { validator: this.#o.validator } : {}), now: this.#o.now, wait },
+        {
+          status: this.#o.status, assess: this.#o.assess, now: this.#o.now, wait,
+          ...(this.#o.validator ? { validator: this.#o.validator } : {}), ...(this.#o.evidence ? { evidence: this.#o.evidence } : {}),
+        },
         { job, account, rows, shared },
       );
       if ('wait' in done) {
@@ -150,12 +156,14 @@ export class BatchWorker {
   }
 
   /** Completes the chunk from its cache groups when they answer all of it; false when they do not. */
-  async #fromCache(lease: ChunkLease): Promise<boolean> {
+  async #fromCache(lease: ChunkLease, accountId: string): Promise<boolean> {
     const { store, status } = this.#o;
     const now = this.#o.now();
     const groups = await cachedGroups(store.batches, lease.jobId, lease.chunkNo);
     const done = groups && completionFromCache(groups, { source: status.source, nowMs: now.getTime(), chunkRows: lease.lastRow - lease.firstRow + 1 });
     if (!done) return false;
+    // the rows name these records (verification_id): they are kept before the rows are committed
+    if (this.#o.evidence) await this.#o.evidence.record(groupEvidence(groups!, accountId));
     const out = await this.#commit(lease, done, now);
     if (out.status === 'lost') this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
     // a chunk without shared numbers has nothing to conflict over; should it, the general way settles it

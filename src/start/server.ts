@@ -84,7 +84,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const directory = await chooseDirectory(config.addresses, store);
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
   const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
-  const worker = new BatchWorker({ store, ...(metrics ? { onCommit: chunkCommits(metrics) } : {}), status, assess, validator, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, upstreamWaitMs: config.batch.upstreamWaitMs, upstreamRetryMs: config.batch.upstreamRetryMs, log });
+  const worker = new BatchWorker({ store, ...(metrics ? { onCommit: chunkCommits(metrics) } : {}), status, assess, validator, evidence, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, upstreamWaitMs: config.batch.upstreamWaitMs, upstreamRetryMs: config.batch.upstreamRetryMs, log });
   const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows, chunkChars: config.batch.chunkChars, parseHeapMb: config.batch.parseHeapMb, uploadLeaseMs: config.batch.uploadLeaseMs, upstreamWaitMs: config.batch.upstreamWaitMs }, { now, onQueued: () => worker.notify() });
   // uploads a crashed process left half-written are invisible; clear them out now and whenever
   // a lease runs out, so a dead upload's chunks do not wait for the next restart

@@ -213,7 +213,7 @@ export class WatchService {
       }
       pending = [];
     };
-    for await (const row of allRows(this.#store.batches, job.id)) {
+    for await (const row of allRows(this.#store.batches, job)) {
       if (!row.valid || row.bno === null || seen.has(row.bno)) continue;
       seen.add(row.bno);
       const state = row.result ? stateOfResult(row.result) : null;

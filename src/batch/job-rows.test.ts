@@ -38,9 +38,9 @@ test('a rebuilt result equals the stored one would have been, for every kind of 
   const chunk = { chunkNo: 1, firstRow: 1, lastRow: 9, rows, output: decodeOutput(encodeOutput({ answers, scored: new Map() })) };
   for (const r of rows) {
     const invalid = !r.valid || r.bno === null;
-    const answer = invalid ? null : (answers.get(r.bno!) ?? null);
-    const built = buildVerification(r.bno ?? r.bnoRaw, answer, { invalid, locale: 'ko' });
-    const id = answer ? evidenceOf({ accountId: 'acc_1', bno: r.bno!, api: 'status', source: answer.source, checkedAt: answer.checkedAt, record: answer.record }).id : null;
+    const given = invalid ? null : (answers.get(r.bno!) ?? null);
+    const built = buildVerification(r.bno ?? r.bnoRaw, given, { invalid, locale: 'ko' });
+    const id = given ? evidenceOf({ accountId: 'acc_1', bno: r.bno!, api: 'status', source: given.source, checkedAt: given.checkedAt, record: given.record }).id : null;
     const stored = JSON.parse(JSON.stringify({ ...built, verification_id: id }));
     const rebuilt = rowOf(chunk, r, 'acc_1');
     assert.deepEqual(rebuilt.result, stored, `row ${r.rowId}`);

@@ -163,7 +163,7 @@ export class BatchWorker {
     const done = groups && completionFromCache(groups, { source: status.source, nowMs: now.getTime(), chunkRows: lease.lastRow - lease.firstRow + 1 });
     if (!done) return false;
     // the rows name these records (verification_id): they are kept before the rows are committed
-    if (this.#o.evidence) await this.#o.evidence.record(groupEvidence(groups!, accountId));
+    if (this.#o.evidence) await this.#o.evidence.record(groupEvidence(groups, accountId));
     const out = await this.#commit(lease, done, now);
     if (out.status === 'lost') this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
     // a chunk without shared numbers has nothing to conflict over; should it, the general way settles it

@@ -126,6 +126,18 @@ describeEachStore('evidence of a check', (kind) => {
     }
   });
 
+  test('a watch entry names the evidence of its first check', async () => {
+    const { apiKey: key } = await srv.account('business');
+    const w = await call(srv.url, 'POST', '/watch', { key, body: { biz_no: '3333333336' } });
+    assert.equal(w.status, 201);
+    assert.match(w.body.verification_id, /^ver_/);
+    const receipt = await call(srv.url, 'GET', `/verifications/${w.body.verification_id}`, { key });
+    assert.equal(receipt.status, 200);
+    assert.equal(receipt.body.record.b_stt_cd, '03');
+    const history = await call(srv.url, 'GET', `/watch/${w.body.watch_id}/history`, { key });
+    assert.equal(history.body.history[0].verification_id, w.body.verification_id);
+  });
+
   test('the signing key is made once and kept: a restarted service signs with the same key', async () => {
     const first = (await call(srv.url, 'GET', '/.well-known/bizcheck-signing-key')).body.keys;
     const second = await startTestServer(kind, {}, kind === 'postgres' ? { shareWith: srv } : {});

@@ -97,6 +97,10 @@ describeEachStore('watch events', (kind) => {
     const history = await call(srv.url, 'GET', `/watch/${(await call(srv.url, 'GET', '/watch', { key })).body.data[0].watch_id}/history`, { key });
     assert.equal(history.status, 200);
     assert.deepEqual(history.body.history.map((h: any) => h.biz_status), ['active', 'suspended', 'active', 'active', 'closed', 'closed']);
+    // each recorded check names the evidence of what NTS said then, each its own
+    const ids = history.body.history.map((h: any) => h.verification_id);
+    assert.equal(new Set(ids).size, ids.length, JSON.stringify(ids));
+    for (const id of ids) assert.equal((await call(srv.url, 'GET', `/verifications/${id}`, { key })).status, 200, id);
     // the scheduler's checks move the entry between the list's status filters
     assert.equal((await call(srv.url, 'GET', '/watch?status=closed', { key })).body.matching, 1);
     assert.equal((await call(srv.url, 'GET', '/watch?status=active', { key })).body.matching, 0);

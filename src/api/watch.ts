@@ -32,6 +32,7 @@ const STATE_FIELDS = {
   tax_type: Nullable(Type.String(), 'NTS tax type text'),
   tax_type_cd: Nullable(Type.String(), 'NTS tax type code (01 일반, 02 간이, 04 면세, 07 간이 세금계산서 발급, …)'),
   tax_type_change_dt: Nullable(Type.String(), 'when the tax type last changed (YYYY-MM-DD)'),
+  verification_id: Nullable(Type.String(), 'the kept, signed record of the NTS answer this check observed: GET /verifications/{verification_id}'),
 };
 
 export const WatchRecord = Type.Object({
@@ -123,6 +124,7 @@ export function watchRecord(w: Watch) {
     tax_type: s?.tax_type ?? null,
     tax_type_cd: s?.tax_type_cd ?? null,
     tax_type_change_dt: s?.tax_type_change_dt ?? null,
+    verification_id: s?.verification_id ?? null,
     last_checked_at: w.lastCheckedAt,
     next_check_at: w.nextCheckAt,
     check_failures: w.failures,
@@ -131,7 +133,7 @@ export function watchRecord(w: Watch) {
 }
 
 function historyEntry(h: WatchHistoryEntry) {
-  return { checked_at: h.checkedAt, tax_type: null, tax_type_cd: null, tax_type_change_dt: null, ...h.state, previous_attributes: h.previous };
+  return { checked_at: h.checkedAt, tax_type: null, tax_type_cd: null, tax_type_change_dt: null, verification_id: null, ...h.state, previous_attributes: h.previous };
 }
 
 export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {

@@ -14,6 +14,8 @@ export interface WatchState {
   tax_type_cd?: string | null;
   tax_type?: string | null;
   tax_type_change_dt?: string | null;
+  /** the kept record of the NTS answer the check observed (GET /verifications/{id}); absent before they were kept */
+  verification_id?: string | null;
 }
 
 /**

@@ -11,7 +11,7 @@ import type { Store } from '../store/store.ts';
 import type { WatchCheckCommit } from '../store/watches.ts';
 import type { Account } from '../domain/account.ts';
 import type { Watch } from '../domain/watch-entities.ts';
-import type { WatchChecker } from '../watch/watch-checker.ts';
+import type { Observation, WatchChecker } from '../watch/watch-checker.ts';
 import { PollingLoop, type Logger } from './polling-loop.ts';
 
 export interface WatchSchedulerOptions {
@@ -94,21 +94,27 @@ export class WatchScheduler {
     }
     // a re-check must observe NTS, not replay an answer from before the last check
     const maxAgeMs = Math.min(...due.map((d) => d.intervalHours)) * 1800_000;
-    const states = await this.#o.checker.check(due.map((d) => ({ account: d.account, bno: d.watch.bno, name: d.watch.name, address: d.watch.address })), { maxAgeMs });
+    const seen = await this.#o.checker.check(due.map((d) => ({ account: d.account, bno: d.watch.bno, name: d.watch.name, address: d.watch.address })), { maxAgeMs });
     // the lookup and the commit each hold the event loop for a while on the embedded store
     await setImmediate();
     const checkedAt = now();
     const at = checkedAt.toISOString();
     const commits: WatchCheckCommit[] = [];
     const postponed: { watchId: string; holder: string; failures: number; nextCheckAt: string }[] = [];
+    const kept: (Observation | null)[] = [];
     for (const [i, { watch, intervalHours }] of due.entries()) {
-      const state = states[i];
-      if (!state) {
+      const observed = seen[i]?.state;
+      if (!observed) {
         const failures = watch.failures + 1;
         postponed.push({ watchId: watch.id, holder: this.#holder, failures, nextCheckAt: retryAt(checkedAt, failures, intervalHours).toISOString() });
         continue;
       }
-      const change = changeOf(watch.state, state);
+      const change = changeOf(watch.state, observed);
+      // a check that records history keeps its evidence; an unchanged one goes on naming the
+      // evidence of the check that last recorded (still what NTS said, then)
+      const history = change !== null || watch.state === null;
+      if (history) kept.push(seen[i]!);
+      const state = history ? observed : { ...observed, verification_id: watch.state?.verification_id ?? null };
       const view = { watch_id: watch.id, biz_no: watch.bno, name: watch.name, address: watch.address };
       const events = change ? eventsOf(change).map((type) => ({ id: newId('msg'), type, body: watchEventBody(type, view, change, at) })) : [];
       commits.push({
@@ -123,6 +129,7 @@ export class WatchScheduler {
     }
     // the round's writes in one transaction: on the embedded store, hundreds of commits one by
     // one held up every other request for the length of the round
+    await this.#o.checker.keep(kept);
     const committed = await store.watches.commitChecks(commits, postponed);
     result.postponed += postponed.length;
     commits.forEach((c, i) => {

@@ -58,6 +58,7 @@ function stateOfResult(r: Record<string, unknown>): WatchState | null {
     tax_type: str(r.tax_type),
     tax_type_cd: str(r.tax_type) === null ? null : str(nts.tax_type_cd) || null,
     tax_type_change_dt: ntsDate(str(nts.tax_type_change_dt) ?? ''),
+    verification_id: str(r.verification_id),
   };
 }
 
@@ -90,7 +91,9 @@ export class WatchService {
     const address = blank(input.address);
     let state;
     try {
-      [state] = await this.#checker.check([{ account, bno: input.biz_no, name, address }]);
+      const [seen] = await this.#checker.check([{ account, bno: input.biz_no, name, address }]);
+      await this.#checker.keep([seen ?? null]);
+      state = seen?.state;
     } catch (err) {
       await this.#quota.refund(reservation);
       throw err;
@@ -170,7 +173,9 @@ export class WatchService {
     let refund = 0;
     try {
       const targets = toAdd.map((input) => ({ account, bno: input.biz_no, name: blank(input.name), address: blank(input.address) }));
-      const states = await this.#checker.check(targets);
+      const seen = await this.#checker.check(targets);
+      await this.#checker.keep(seen);
+      const states = seen.map((o) => o?.state ?? null);
       const now = this.#now();
       const watches = targets.map((t, i) => this.#newWatch(account, t.bno, t.name, t.address, states[i] ?? null, plan.watchIntervalHours, now));
       refund += states.filter((st) => !st).length;

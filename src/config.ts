@@ -46,6 +46,7 @@ export const EnvSchema = Type.Object({
   BATCH_UPSTREAM_RETRY_SECONDS: Int(1, 3600, 15, 'how often a waiting job tries NTS again'),
   WATCH_POLL_SECONDS: Int(1, 3600, 15, 'how often a scheduler looks for watched businesses due for a check'),
   BATCH_RETENTION_DAYS: Int(1, 3650, 90, "days a finished job's uploaded rows and results are kept (an account may have its own: accounts set-retention)"),
+  EVIDENCE_RETENTION_DAYS: Int(1, 36_500, 1826, 'days the evidence of NTS answers is kept (default five years: Korean tax records are kept five)'),
   RETENTION_SWEEP_SECONDS: Int(1, 86_400, 3600, 'how often the retention sweep looks for jobs past retention'),
   WATCH_CLAIM_SIZE: Type.Optional(
     Type.Integer({
@@ -125,6 +126,8 @@ export interface Config {
     upstreamWaitMs: number; upstreamRetryMs: number;
     /** days a finished job's rows are kept (accounts may have their own), and how often the sweep runs */
     retentionDays: number; retentionSweepMs: number;
+    /** days evidence records are kept, whatever happens to the lists */
+    evidenceRetentionDays: number;
   };
   watch: { pollMs: number; claimSize: number; leaseMs: number; scheduler: boolean };
   webhooks: { timeoutMs: number; pollMs: number; concurrency: number; allowPrivate: boolean; allowHttp: boolean };
@@ -203,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       upstreamRetryMs: e.BATCH_UPSTREAM_RETRY_SECONDS * 1000,
       retentionDays: e.BATCH_RETENTION_DAYS,
       retentionSweepMs: e.RETENTION_SWEEP_SECONDS * 1000,
+      evidenceRetentionDays: e.EVIDENCE_RETENTION_DAYS,
     },
     model: { refitMinLabels: e.MODEL_REFIT_MIN_LABELS, refitCheckMs: e.MODEL_REFIT_CHECK_SECONDS * 1000 },
     watch: {

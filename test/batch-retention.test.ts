@@ -107,9 +107,20 @@ describeEachStore('batch job retention', (kind) => {
     if (kind === 'sqlite') assert.doesNotMatch(databaseFiles(srv), new RegExp(`${markA}|${markB}`), 'nor in the database files');
 
     // nothing more to do; an expired job can still be deleted outright
-    assert.deepEqual(await srv.retention.runOnce(), { expired: 0, chunksDeleted: 0, swept: true });
+    assert.deepEqual(await srv.retention.runOnce(), { expired: 0, chunksDeleted: 0, evidenceDeleted: 0, swept: true });
     assert.equal((await call(srv.url, 'DELETE', `/batch/${jobA}`, { key: a.apiKey })).status, 200);
     assert.equal((await call(srv.url, 'GET', `/batch/${jobA}`, { key: a.apiKey })).status, 404);
+  });
+  test('evidence outlives the lists and goes after EVIDENCE_RETENTION_DAYS (five years)', async () => {
+    const { apiKey: key } = await srv.account('business');
+    const id = (await call(srv.url, 'POST', '/verify', { key, body: { b_no: valid(7) } })).body.verification_id as string;
+    clock += 1825 * DAY;
+    await srv.retention.runOnce();
+    assert.equal((await call(srv.url, 'GET', `/verifications/${id}`, { key })).status, 200, 'kept for five years');
+    clock += 2 * DAY;
+    const round = await srv.retention.runOnce();
+    assert.ok(round.evidenceDeleted >= 1, JSON.stringify(round));
+    assert.equal((await call(srv.url, 'GET', `/verifications/${id}`, { key })).status, 404);
   });
 });
 

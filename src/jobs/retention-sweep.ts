@@ -1,21 +1,26 @@
 // Customers' lists are not kept forever: a finished job's uploaded rows and results expire after
-// its account's retention (BATCH_RETENTION_DAYS, or the operator's per-account override). One
+// its account's retention (BATCH_RETENTION_DAYS, or the operator's per-account override), and
+// the evidence of NTS answers after EVIDENCE_RETENTION_DAYS. One
 // process at a time sweeps (a lease); each job is marked expired in one short transaction, and
 // its rows then go a few chunks per transaction, so a million-row job never holds the database
 // for long. The job stays, with its counts and when it expired. The clock is injectable.
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import { PollingLoop } from './polling-loop.ts';
+import { retentionCutoff } from '../domain/batch.ts';
 
 const LEASE = 'batch-retention';
 /** jobs marked per round, chunks deleted per transaction */
 const JOBS_PER_ROUND = 50;
 const CHUNKS_PER_TX = 20;
+const EVIDENCE_PER_TX = 1000;
 
 export interface RetentionOptions {
   store: Store;
   now: () => Date;
   defaultDays: number;
+  /** days evidence records are kept */
+  evidenceDays: number;
   pollMs: number;
   /** a round stops deleting after this long and goes on next round (keeps one round short) */
   roundMs?: number;
@@ -25,6 +30,8 @@ export interface RetentionOptions {
 export interface RetentionRound {
   expired: number;
   chunksDeleted: number;
+  /** evidence records past EVIDENCE_RETENTION_DAYS deleted */
+  evidenceDeleted: number;
   /** false when another process holds the sweep */
   swept: boolean;
 }
@@ -39,7 +46,7 @@ export class RetentionSweeper {
     // another round at once while work is left
     this.#loop = new PollingLoop('retention sweep', async () => {
       const r = await this.runOnce();
-      return r.swept && (r.expired === JOBS_PER_ROUND || r.chunksDeleted > 0);
+      return r.swept && (r.expired === JOBS_PER_ROUND || r.chunksDeleted > 0 || r.evidenceDeleted >= EVIDENCE_PER_TX);
     }, { pollMs: opts.pollMs, ...(opts.log ? { log: opts.log } : {}) });
   }
 
@@ -56,9 +63,10 @@ export class RetentionSweeper {
     const { store } = this.#o;
     const now = this.#o.now();
     const roundMs = this.#o.roundMs ?? 10_000;
-    if (!(await store.leases.take(LEASE, this.#holder, roundMs * 3, now))) return { expired: 0, chunksDeleted: 0, swept: false };
+    if (!(await store.leases.take(LEASE, this.#holder, roundMs * 3, now))) return { expired: 0, chunksDeleted: 0, evidenceDeleted: 0, swept: false };
     let expired = 0;
     let chunksDeleted = 0;
+    let evidenceDeleted = 0;
     try {
       for (const job of await store.batches.expiring(now, this.#o.defaultDays, JOBS_PER_ROUND)) {
         if (await store.batches.expireJob(job.id, job.accountId, now)) expired++;
@@ -71,13 +79,20 @@ export class RetentionSweeper {
         // other requests between transactions (the embedded store's are synchronous)
         await new Promise((r) => setImmediate(r));
       }
-      if (expired > 0 || chunksDeleted > 0) {
+      const evidenceCutoff = retentionCutoff(now, this.#o.evidenceDays);
+      for (;;) {
+        const n = await store.evidence.forgetBefore(evidenceCutoff, EVIDENCE_PER_TX);
+        evidenceDeleted += n;
+        if (n < EVIDENCE_PER_TX || Date.now() - started > roundMs) break;
+        await new Promise((r) => setImmediate(r));
+      }
+      if (expired > 0 || chunksDeleted > 0 || evidenceDeleted > 0) {
         await store.scrub();
-        this.#o.log?.info({ expired, chunksDeleted }, 'batch jobs past retention expired');
+        this.#o.log?.info({ expired, chunksDeleted, evidenceDeleted }, 'data past retention deleted');
       }
     } finally {
       await store.leases.release(LEASE, this.#holder);
     }
-    return { expired, chunksDeleted, swept: true };
+    return { expired, chunksDeleted, evidenceDeleted, swept: true };
   }
 }

@@ -176,6 +176,18 @@ function browserSuite(kind: StoreKind): void {
       await verdict.filter({ hasText: '일치' }).waitFor();
       assert.match((await verdict.textContent()) ?? '', /계속사업자/);
       await screenshot(page, `${kind}-desktop-6-validate-match`);
+      // its receipt, printable, names what NTS answered and the key that signed it
+      await verdict.getByRole('link', { name: '증빙' }).click();
+      await page.getByRole('heading', { name: '조회 증빙' }).waitFor();
+      const shown = page.getByTestId('receipt');
+      await shown.waitFor();
+      assert.match((await shown.textContent()) ?? '', /국세청 사업자등록 진위확인/);
+      assert.match((await shown.textContent()) ?? '', /bizcheck-signing-key/);
+      await screenshot(page, `${kind}-desktop-6-receipt`);
+      await page.goBack();
+      await page.getByRole('heading', { name: '사업자 진위확인' }).waitFor();
+      await page.getByLabel('사업자등록번호').fill('124-81-00998');
+      await page.getByLabel('개업일자').fill('1996-02-14');
       await page.getByLabel('대표자 성명').fill('김철수');
       await page.getByRole('button', { name: '진위확인', exact: true }).click();
       await verdict.filter({ hasText: '불일치' }).waitFor();
@@ -196,7 +208,8 @@ function browserSuite(kind: StoreKind): void {
       await page.getByRole('status').filter({ hasText: 'customers.csv 작업을 삭제했습니다' }).waitFor();
       assert.match(page.url(), /\/console\/bulk$/);
       await page.getByTestId('dropzone').waitFor();
-      assert.equal(await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).count(), 0);
+      // the list reloads after the deletion
+      await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).waitFor({ state: 'detached' });
       const gone = await ctx.request.get(`${srv.url}/console/api/batch/${jobUrl.split('/').pop()}`);
       assert.equal(gone.status(), 404);
 

@@ -8,6 +8,7 @@ import { BulkScreen } from './screens/bulk.tsx';
 import { KeysScreen } from './screens/keys.tsx';
 import { OverviewScreen } from './screens/overview.tsx';
 import { ValidateScreen } from './screens/validate.tsx';
+import { ReceiptScreen } from './screens/receipt.tsx';
 import { WatchHistoryScreen } from './screens/watch-history.tsx';
 import { WatchScreen } from './screens/watch.tsx';
 import { WebhookScreen } from './screens/webhook.tsx';
@@ -40,13 +41,15 @@ function Shell(props: { session: SessionInfo; onSignOut: () => void }) {
   const path = usePath();
   const screen = SCREENS.find((s) => s.match(path));
   useEffect(() => {
-    document.title = `${screen ? t(screen.label) : t('nav.notFound')} · ${t('app.title')}`;
-  }, [screen, t]);
+    const label = screen ? t(screen.label) : path.startsWith('/receipt/') ? t('receipt.title') : t('nav.notFound');
+    document.title = `${label} · ${t('app.title')}`;
+  }, [screen, path, t]);
   let body;
   if (path === '/') body = <OverviewScreen />;
   else if (path === '/keys') body = <KeysScreen />;
   else if (path === '/bulk' || path.startsWith('/bulk/')) body = <BulkScreen jobId={path.startsWith('/bulk/') ? decodeURIComponent(path.slice(6)) : null} />;
   else if (path === '/validate') body = <ValidateScreen />;
+  else if (path.startsWith('/receipt/')) body = <ReceiptScreen id={decodeURIComponent(path.slice(9))} />;
   else if (path === '/watch') body = <WatchScreen />;
   else if (path.startsWith('/watch/')) body = <WatchHistoryScreen watchId={decodeURIComponent(path.slice(7))} />;
   else if (path === '/webhook') body = <WebhookScreen />;

@@ -8,6 +8,7 @@ import { formatBizNo } from '../format.ts';
 import { useI18n } from '../i18n.ts';
 import { bizNoDigits, bizNoProblem, codeLabel } from '../labels.ts';
 import { orderReasons } from './bulk-table.tsx';
+import { BASE, linkHandler } from '../router.ts';
 
 interface ValidateResult {
   b_no: string;
@@ -19,6 +20,7 @@ interface ValidateResult {
   tax_type: string | null;
   reasons: string[];
   checked_at: string | null;
+  verification_id: string | null;
 }
 
 /** "1996-02-14", "19960214", "1996.2.14" → YYYYMMDD when it is plainly a date; else null. */
@@ -54,6 +56,11 @@ function Result(props: { r: ValidateResult }) {
           <li key={x}>{x}</li>
         ))}
       </ul>
+      {r.verification_id && (
+        <a class="button secondary small" href={`${BASE}/receipt/${encodeURIComponent(r.verification_id)}`} onClick={linkHandler(`/receipt/${encodeURIComponent(r.verification_id)}`)}>
+          {t('receipt.open')}
+        </a>
+      )}
     </section>
   );
 }

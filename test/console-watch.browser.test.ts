@@ -206,6 +206,11 @@ function watchSuite(kind: StoreKind): void {
       assert.equal(await change.locator('.change').first().locator('.from').textContent(), '계속사업자');
       assert.equal(await change.locator('.change').first().locator('.to').textContent(), '폐업자');
       assert.match((await change.textContent()) ?? '', /폐업일 2026-11-20/);
+      // each entry links its receipt: what NTS answered at that check
+      await change.getByRole('link', { name: '증빙' }).click();
+      await page.getByTestId('receipt').filter({ hasText: '폐업자' }).waitFor();
+      await page.goBack();
+      await entries.nth(1).waitFor();
       assert.match(page.url(), /\/console\/watch\/wch_/);
       await screenshot(page, `${kind}-desktop-9-watch-history`);
       // the same timeline in English

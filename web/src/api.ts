@@ -166,6 +166,8 @@ export interface WatchState {
   bounce_prob: number | null;
   action: string | null;
   closed_on: string | null;
+  /** the kept record of the NTS answer the check observed */
+  verification_id?: string | null;
 }
 
 export interface WatchRecord extends WatchState {

@@ -65,6 +65,11 @@ function Entry(props: { entry: WatchHistoryEntry; first: boolean }) {
           </ul>
         )}
         <StateLine state={entry} />
+        {entry.verification_id && (
+          <a class="receipt-link" href={`${BASE}/receipt/${encodeURIComponent(entry.verification_id)}`} onClick={linkHandler(`/receipt/${encodeURIComponent(entry.verification_id)}`)}>
+            {t('receipt.open')}
+          </a>
+        )}
       </div>
     </li>
   );

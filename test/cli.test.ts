@@ -2,7 +2,7 @@
 // read back, and the keys it issues tried against a running server.
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
@@ -10,6 +10,7 @@ import { promisify } from 'node:util';
 import { loadConfig } from '../src/config.ts';
 import { startServer, type RunningServer } from '../src/start/server.ts';
 import { call } from './helpers/server.ts';
+import { upload, waitForJob } from './helpers/batch.ts';
 
 const run = promisify(execFile);
 const BIN = path.resolve(import.meta.dirname, '../bin/bizcheck.js');
@@ -99,6 +100,47 @@ describe('bizcheck CLI', () => {
       assert.notEqual(r.code, 0, bad);
       assert.match(r.stderr, /days/);
     }
+  });
+
+  test('export writes everything held about an account as JSON Lines without secrets; delete removes it all, keys first', async () => {
+    const acc = (await cli('accounts', 'create', '--email', 'leaving@example.com', '--plan', 'business')).json;
+    const key = acc.api_key as string;
+    const marker = `탈퇴상회${Date.now().toString(36)}`;
+    const job = await upload(srv.url, key, { name: 'list.csv', body: `사업자등록번호,상호,주소\n1248100998,${marker},서울특별시 종로구 ${marker}길 1\n` });
+    assert.equal(job.status, 202, JSON.stringify(job.body));
+    assert.equal((await waitForJob(srv.url, key, job.body.job_id)).body.status, 'done');
+    assert.equal((await call(srv.url, 'POST', '/watch', { key, body: { biz_no: '3333333336', name: `${marker}감시` } })).status, 201);
+    assert.equal((await call(srv.url, 'PUT', '/webhook', { key, body: { url: 'https://hooks.example.com/bizcheck' } })).status, 200);
+
+    const out = path.join(dataDir, 'export.jsonl');
+    const exported = await cli('accounts', 'export', '--account', acc.account_id, '--out', out);
+    assert.equal(exported.code, 0, exported.stderr);
+    const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
+    const types = new Set(lines.map((l) => l.type));
+    for (const t of ['account', 'api_key', 'usage', 'batch_job', 'batch_row', 'watch', 'watch_history', 'webhook_endpoint', 'evidence']) assert.ok(types.has(t), `${t} in ${[...types]}`);
+    assert.deepEqual(exported.json.lines.batch_row, 1);
+    const row = lines.find((l) => l.type === 'batch_row')!;
+    assert.equal(row.input['상호'], marker, 'the rows as uploaded');
+    assert.equal(row.result.biz_status, 'active');
+    const text = readFileSync(out, 'utf8');
+    assert.doesNotMatch(text, /"hash"|"secret"|"password_hash"|whsec_/, 'no secret leaves the service');
+    assert.ok(lines.some((l) => l.type === 'api_key' && l.prefix === key.split('_').slice(0, 2).join('_')), 'keys by prefix');
+    // to stdout when no file is named
+    const piped = await run(process.execPath, [BIN, 'accounts', 'export', '--account', acc.account_id], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, timeout: 20_000 });
+    assert.equal(piped.stdout.trim().split('\n').length, lines.length);
+    assert.match(piped.stderr, /"lines"/);
+
+    const unconfirmed = await cli('accounts', 'delete', '--account', acc.account_id);
+    assert.notEqual(unconfirmed.code, 0);
+    assert.match(unconfirmed.stderr, /--confirm/);
+    assert.equal((await call(srv.url, 'GET', '/me', { key })).status, 200, 'nothing deleted without confirmation');
+    const deleted = await cli('accounts', 'delete', '--account', acc.account_id, '--confirm', acc.account_id);
+    assert.equal(deleted.code, 0, deleted.stderr);
+    assert.deepEqual(deleted.json, { account_id: acc.account_id, deleted: true });
+    assert.equal((await call(srv.url, 'GET', '/me', { key })).status, 401, 'the key is gone');
+    assert.equal((await cli('accounts', 'export', '--account', acc.account_id, '--out', path.join(dataDir, 'again.jsonl'))).code, 1);
+    const files = readdirSync(dataDir).filter((f) => f.startsWith('bizcheck.db')).map((f) => readFileSync(path.join(dataDir, f)).toString('utf8')).join('');
+    assert.doesNotMatch(files, new RegExp(marker), 'no trace in the database files');
   });
 
   test('mistakes get a clear message and a non-zero exit', async () => {

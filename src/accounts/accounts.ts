@@ -71,3 +71,9 @@ export async function setQuotaLimit(store: Store, accountId: string, limit: numb
   if (!account) throw new AppError('not_found', `no account ${accountId}`);
   return account;
 }
+
+/** Closes the account: keys first, then everything held about it (see AccountDataStore.delete). */
+export async function deleteAccount(store: Store, accountId: string): Promise<void> {
+  if (!(await store.accountData.delete(accountId))) throw new AppError('not_found', `no account ${accountId}`);
+  await store.scrub();
+}

@@ -1,7 +1,10 @@
 // `npx bizcheck …` / `npm run cli -- …`: account and key administration against the configured
 // store (the same DATA_DIR / DATABASE_URL the server uses). Results are JSON on stdout.
 import { parseArgs } from 'node:util';
-import { createAccount, issueKey, parsePlan, revokeKey, setBatchRetention, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
+import { createWriteStream } from 'node:fs';
+import { once } from 'node:events';
+import { createAccount, deleteAccount, issueKey, parsePlan, revokeKey, setBatchRetention, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
+import { exportAccount } from './account-export.ts';
 import { importAddressDb } from '../addresses/address-db-import.ts';
 import { ConfigError, loadConfig, ROLES, type Role } from '../config.ts';
 import { CliHttpError, runBatchCommand } from './batch-command.ts';
@@ -15,6 +18,8 @@ const USAGE = `usage: bizcheck <command> [options]
   accounts set-plan --account A --plan P    plans: free, pro, business, enterprise
   accounts set-quota --account A --limit N  custom monthly lookup limit (--limit plan: back to the plan's)
   accounts set-retention --account A --days N  days this account's batch jobs keep their rows (--days default: BATCH_RETENTION_DAYS)
+  accounts export --account A [--out FILE]  everything held about the account as JSON Lines (stdout without --out)
+  accounts delete --account A --confirm A   close the account: its keys first, then everything held about it
   keys create --account A                   issue another API key (shown once)
   keys list --account A                     keys by prefix, with created/last-used/revoked times
   keys revoke --key-prefix P                revoke a key, e.g. --key-prefix bzk_Ab3dE9xQ
@@ -36,6 +41,9 @@ function need(opts: Record<string, string | undefined>, name: string): string {
 }
 
 class UsageError extends Error {}
+
+/** A handler that wrote its own output (a stream on stdout) */
+const NO_OUTPUT = Symbol('no output');
 
 const COMMANDS: Record<string, Handler> = {
   'accounts create': async (store, o) => {
@@ -59,6 +67,25 @@ const COMMANDS: Record<string, Handler> = {
     if (Number.isNaN(days)) throw new UsageError('--days takes a whole number of days, or "default"');
     const a = await setBatchRetention(store, need(o, 'account'), days);
     return { account_id: a.id, batch_retention_days: a.batchRetentionDays };
+  },
+  'accounts export': async (store, o) => {
+    const accountId = need(o, 'account');
+    if (!o.out) {
+      const counts = await exportAccount(store, accountId, process.stdout);
+      process.stderr.write(`${JSON.stringify({ account_id: accountId, lines: counts })}\n`);
+      return NO_OUTPUT;
+    }
+    const file = createWriteStream(o.out, { flags: 'wx', mode: 0o600 });
+    await once(file, 'open');
+    const counts = await exportAccount(store, accountId, file);
+    await new Promise<void>((resolve, reject) => file.end((err?: Error | null) => (err ? reject(err) : resolve())));
+    return { account_id: accountId, out: o.out, lines: counts };
+  },
+  'accounts delete': async (store, o) => {
+    const accountId = need(o, 'account');
+    if (o.confirm !== accountId) throw new UsageError('accounts delete removes everything held about the account for good: repeat its id as --confirm');
+    await deleteAccount(store, accountId);
+    return { account_id: accountId, deleted: true };
   },
   'keys create': async (store, o) => {
     const { key, record } = await issueKey(store, need(o, 'account'));
@@ -114,6 +141,7 @@ async function run(argv: string[]): Promise<number | 'serving'> {
       account: { type: 'string' },
       limit: { type: 'string' },
       days: { type: 'string' },
+      confirm: { type: 'string' },
       'key-prefix': { type: 'string' },
       offline: { type: 'boolean' },
       paid: { type: 'boolean' },
@@ -147,7 +175,7 @@ async function run(argv: string[]): Promise<number | 'serving'> {
   const store = await openStore(loadConfig().store);
   try {
     const out = await handler(store, values as Record<string, string | undefined>, positionals.slice(2));
-    process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
+    if (out !== NO_OUTPUT) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
   } finally {
     await store.close();

@@ -15,6 +15,7 @@ import { StatusCacheStore } from './status-cache-store.ts';
 import { UsageStore } from './usage-store.ts';
 import { UpstreamDailyStore } from './upstream-daily-store.ts';
 import { EvidenceStore } from './evidence-store.ts';
+import { AccountDataStore } from './account-data-store.ts';
 import { WatchStore, WebhookStore } from './watches.ts';
 import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 
@@ -49,6 +50,8 @@ export interface Store {
   readonly upstreamDaily: UpstreamDailyStore;
   /** what NTS answered, as served to each account, and the keys receipts are signed with */
   readonly evidence: EvidenceStore;
+  /** everything held about one account, for its export and its closure */
+  readonly accountData: AccountDataStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   /** The migrations applied, in order (for operators, and to check that running them again adds none). */
@@ -83,6 +86,7 @@ export abstract class SqlStore extends OverSql implements Store {
   readonly console = new ConsoleStore(this.sql);
   readonly upstreamDaily = new UpstreamDailyStore(this.sql);
   readonly evidence = new EvidenceStore(this.sql);
+  readonly accountData = new AccountDataStore(this.sql);
 
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;
@@ -124,6 +128,7 @@ export function withStores(store: Store, replace: Partial<Concerns>): Store {
     console: replace.console ?? store.console,
     upstreamDaily: replace.upstreamDaily ?? store.upstreamDaily,
     evidence: replace.evidence ?? store.evidence,
+    accountData: replace.accountData ?? store.accountData,
     migrate: () => store.migrate(),
     migrationVersions: () => store.migrationVersions(),
     ping: () => store.ping(),

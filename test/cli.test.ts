@@ -117,7 +117,7 @@ describe('bizcheck CLI', () => {
     assert.equal(exported.code, 0, exported.stderr);
     const lines = readFileSync(out, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, any>);
     const types = new Set(lines.map((l) => l.type));
-    for (const t of ['account', 'api_key', 'usage', 'batch_job', 'batch_row', 'watch', 'watch_history', 'webhook_endpoint', 'evidence']) assert.ok(types.has(t), `${t} in ${[...types]}`);
+    for (const t of ['account', 'api_key', 'usage', 'batch_job', 'batch_row', 'watch', 'watch_history', 'webhook_endpoint', 'evidence']) assert.ok(types.has(t), `${t} in ${[...types].join(', ')}`);
     assert.deepEqual(exported.json.lines.batch_row, 1);
     const row = lines.find((l) => l.type === 'batch_row')!;
     assert.equal(row.input['상호'], marker, 'the rows as uploaded');

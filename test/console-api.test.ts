@@ -3,7 +3,7 @@
 // caching and security headers.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { ConsoleClient } from './helpers/console.ts';
+import { ConsoleClient, PASSWORD } from './helpers/console.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { describeEachStore } from './helpers/stores.ts';
 
@@ -47,6 +47,28 @@ describeEachStore('console API', (kind) => {
       assert.equal(res.status, 401, `${method} ${path}`);
       assert.equal(res.body.code, 'not_signed_in');
     }
+  });
+
+  test('an account closes itself after confirming its password: keys first, then everything, signed out', async () => {
+    const who = email();
+    const c = new ConsoleClient(srv.url);
+    const res = await c.signUp(who);
+    assert.equal(res.status, 200);
+    const accountId = res.body.account.id as string;
+    await srv.store.accounts.setPlan(accountId, 'business');
+    const key = (await c.request('POST', '/keys')).body.key as string;
+    assert.equal((await call(srv.url, 'POST', '/verify', { key, body: { b_no: '1248100998' } })).status, 200);
+    const wrong = await c.request('POST', '/account/close', { body: { password: 'not it' } });
+    assert.equal(wrong.status, 401);
+    assert.equal(wrong.body.code, 'invalid_credentials');
+    assert.equal((await c.request('GET', '/account')).status, 200, 'a wrong password closes nothing and keeps the session');
+    const closed = await c.request('POST', '/account/close', { body: { password: PASSWORD } });
+    assert.equal(closed.status, 200, JSON.stringify(closed.body));
+    assert.deepEqual(closed.body, { closed: true });
+    assert.equal((await c.request('GET', '/account')).status, 401, 'signed out');
+    assert.equal((await call(srv.url, 'POST', '/verify', { key, body: { b_no: '1248100998' } })).status, 401, 'its keys are gone');
+    assert.equal(await srv.store.accounts.get(accountId), null);
+    assert.equal((await new ConsoleClient(srv.url).signIn(who, PASSWORD)).status, 401, 'it cannot sign in again');
   });
 
   test('an API key is shown in full once; the list shows prefixes only; it works on the API on a business plan', async () => {

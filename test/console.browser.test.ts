@@ -195,9 +195,16 @@ function browserSuite(kind: StoreKind): void {
       const usedValidated = ((await (await ctx.request.get(`${srv.url}/console/api/account`)).json()) as { quota: { used: number } }).quota.used;
       assert.equal(usedValidated, usedAfter + 2, 'each answered check is one lookup');
 
-      // delete the job: asked first, then gone from the list and from the server
+      // delete a job: asked first, then gone from the list and from the server (another file:
+      // the phone test reads customers.csv)
+      const session = (await (await ctx.request.get(`${srv.url}/console/api/session`)).json()) as { csrf_token: string };
+      const extra = await ctx.request.post(`${srv.url}/console/api/batch`, {
+        multipart: { file: { name: 'delete-me.csv', mimeType: 'text/csv', buffer: Buffer.from(customerCsv(3)) } },
+        headers: { 'x-csrf-token': session.csrf_token, origin: srv.url },
+      });
+      assert.equal(extra.status(), 202, await extra.text());
       await page.getByRole('link', { name: '대량 검증' }).click();
-      await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).click();
+      await page.getByTestId('jobs').getByRole('link', { name: 'delete-me.csv' }).click();
       await page.getByTestId('job-status').filter({ hasText: '완료' }).waitFor();
       const jobUrl = page.url();
       await page.getByRole('button', { name: '작업 삭제' }).click();
@@ -205,11 +212,12 @@ function browserSuite(kind: StoreKind): void {
       await sure.waitFor();
       assert.match((await sure.textContent()) ?? '', /되돌릴 수 없습니다/);
       await sure.getByRole('button', { name: '삭제' }).click();
-      await page.getByRole('status').filter({ hasText: 'customers.csv 작업을 삭제했습니다' }).waitFor();
+      await page.getByRole('status').filter({ hasText: 'delete-me.csv 작업을 삭제했습니다' }).waitFor();
       assert.match(page.url(), /\/console\/bulk$/);
       await page.getByTestId('dropzone').waitFor();
       // the list reloads after the deletion
-      await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).waitFor({ state: 'detached' });
+      await page.getByTestId('jobs').getByRole('link', { name: 'delete-me.csv' }).waitFor({ state: 'detached' });
+      await page.getByTestId('jobs').getByRole('link', { name: 'customers.csv' }).waitFor();
       const gone = await ctx.request.get(`${srv.url}/console/api/batch/${jobUrl.split('/').pop()}`);
       assert.equal(gone.status(), 404);
 
@@ -262,6 +270,29 @@ function browserSuite(kind: StoreKind): void {
       await screenshot(page, `${kind}-phone-5-bulk`, { viewport: true });
       await page.getByTestId('preview').scrollIntoViewIfNeeded();
       await screenshot(page, `${kind}-phone-6-preview`, { viewport: true });
+    } finally {
+      await ctx.close();
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('an account closes itself from its overview, confirming its password, and is signed out', async () => {
+    const { ctx, page } = await newPage(browser, srv, DESKTOP);
+    watchErrors(page, errors);
+    const leaving = `leaving-${kind}-${Date.now()}@example.com`;
+    try {
+      await page.goto(`${srv.url}/console/`);
+      await page.getByRole('button', { name: /가입하기/ }).click();
+      await page.getByLabel('이메일').fill(leaving);
+      await page.getByLabel('비밀번호').fill(PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await page.getByTestId('plan').waitFor();
+      const close = page.getByRole('button', { name: '계정 삭제' });
+      assert.ok(await close.isDisabled(), 'not without the password');
+      await page.getByLabel('확인을 위해 비밀번호').fill(PASSWORD);
+      await close.click();
+      await page.getByRole('heading', { name: '로그인' }).waitFor();
+      assert.equal(await srv.store.console.findLogin(leaving), null, 'the account is gone');
     } finally {
       await ctx.close();
     }

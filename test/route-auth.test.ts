@@ -53,6 +53,7 @@ const CONSOLE: Record<string, Entry> = {
   'GET /console/api/session': {},
   'DELETE /console/api/session': {},
   'GET /console/api/account': {},
+  'POST /console/api/account/close': { body: { password: 'not the password' } },
   'GET /console/api/keys': {},
   'POST /console/api/keys': {},
   'DELETE /console/api/keys/:prefix': { id: 'key' },

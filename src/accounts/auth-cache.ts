@@ -107,5 +107,10 @@ class ForgetfulAccounts implements AccountStore {
 export function withAuthCache(store: Store, opts: AuthCacheOptions): Store {
   if (opts.ttlMs <= 0) return store;
   const answers = new AuthAnswers({ ttlMs: opts.ttlMs, maxEntries: opts.maxEntries ?? 10_000, now: opts.now ?? Date.now });
-  return withStores(store, { keys: new CachedKeys(store.keys, answers), accounts: new ForgetfulAccounts(store.accounts, answers) });
+  return withStores(store, {
+    keys: new CachedKeys(store.keys, answers),
+    accounts: new ForgetfulAccounts(store.accounts, answers),
+    // a closed account's keys must stop at once, as a revoked key does
+    accountData: { rows: (accountId) => store.accountData.rows(accountId), delete: (accountId) => answers.forgetAfter(store.accountData.delete(accountId)) },
+  });
 }

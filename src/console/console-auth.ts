@@ -9,6 +9,7 @@ import type { ConsoleSession } from '../store/console-store.ts';
 import { StoreConflict, type Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 import { hashPassword, passwordProblem, verifyAgainstNothing, verifyPassword } from './password.ts';
+import { deleteAccount } from '../accounts/accounts.ts';
 import { hashSessionId, looksLikeSessionId, newSessionId } from './session-token.ts';
 
 export interface SignedIn {
@@ -80,6 +81,29 @@ export class ConsoleAuth {
     if (!login || !ok) throw new AppError('invalid_credentials', 'the email or the password is wrong');
     await this.#store.console.forgetAttempt(attemptId, { kind: 'signin-email', subject: email });
     return this.#startSession(login.account, previousSessionId);
+  }
+
+  /**
+   * Closes the signed-in account once its password is confirmed (a wrong one counts against the
+   * email as a failed sign-in does): its keys first, then everything held about it.
+   */
+  async closeAccount(account: Account, password: string, ip: string): Promise<void> {
+    const attemptId = randomBytes(12).toString('base64url');
+    const { signin } = this.#cfg;
+    const attempt = await this.#store.console.beginAttempt(
+      attemptId,
+      [
+        { kind: 'signin-email', subject: account.email, limit: signin.maxFailures },
+        { kind: 'signin-ip', subject: ip, limit: signin.maxFailuresPerIp },
+      ],
+      { now: this.#now(), windowMs: signin.windowMs },
+    );
+    if (!attempt.allowed) throw this.#tooMany(attempt.retryAt, 'too many wrong passwords; wait before trying again');
+    const login = await this.#store.console.findLogin(account.email);
+    if (!login || login.account.id !== account.id || !(await verifyPassword(password, login.passwordHash))) {
+      throw new AppError('invalid_credentials', 'the password is wrong; the account was not closed');
+    }
+    await deleteAccount(this.#store, account.id);
   }
 
   /** The signed-in account for a cookie value, or null (unknown, malformed, expired). */

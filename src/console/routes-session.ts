@@ -70,5 +70,22 @@ export function sessionRoutes(auth: ConsoleAuth, cfg: ConsoleConfig): FastifyPlu
       clearSessionCookie(request, reply, cfg);
       return reply.code(204).send();
     });
+
+    app.post(
+      '/account/close',
+      {
+        schema: {
+          summary: 'Close the signed-in account for good, after confirming its password: keys first, then everything held about it',
+          body: Type.Object({ password: Type.String({ minLength: 1, maxLength: PASSWORD_MAX * 4 }) }, { additionalProperties: false }),
+          response: { 200: Type.Object({ closed: Type.Literal(true) }) },
+        },
+      },
+      async (request, reply) => {
+        const { account } = sessionOf(request);
+        await auth.closeAccount(account, request.body.password, request.ip);
+        clearSessionCookie(request, reply, cfg);
+        return { closed: true as const };
+      },
+    );
   };
 }

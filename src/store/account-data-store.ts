@@ -25,7 +25,13 @@ const TABLES: readonly { type: string; from: string; where: string; order: strin
 
 const PAGE = 1000;
 
-export class AccountDataStore extends OverSql {
+/** What is held about one account, read for its export and deleted on its closure. */
+export interface AccountData {
+  rows(accountId: string): AsyncGenerator<{ type: string; row: Row }>;
+  delete(accountId: string): Promise<boolean>;
+}
+
+export class AccountDataStore extends OverSql implements AccountData {
   /** Every exported row of the account, table by table: { type, row } without the omitted columns. */
   async *rows(accountId: string): AsyncGenerator<{ type: string; row: Row }> {
     for (const t of TABLES) {

@@ -15,7 +15,7 @@ import { StatusCacheStore } from './status-cache-store.ts';
 import { UsageStore } from './usage-store.ts';
 import { UpstreamDailyStore } from './upstream-daily-store.ts';
 import { EvidenceStore } from './evidence-store.ts';
-import { AccountDataStore } from './account-data-store.ts';
+import { type AccountData, AccountDataStore } from './account-data-store.ts';
 import { WatchStore, WebhookStore } from './watches.ts';
 import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 
@@ -51,7 +51,7 @@ export interface Store {
   /** what NTS answered, as served to each account, and the keys receipts are signed with */
   readonly evidence: EvidenceStore;
   /** everything held about one account, for its export and its closure */
-  readonly accountData: AccountDataStore;
+  readonly accountData: AccountData;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   /** The migrations applied, in order (for operators, and to check that running them again adds none). */

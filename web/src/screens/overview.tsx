@@ -4,6 +4,7 @@ import { api, type AccountInfo } from '../api.ts';
 import { ErrorLine, errorText } from '../components.tsx';
 import { formatDate, formatNumber } from '../format.ts';
 import { useI18n } from '../i18n.ts';
+import { navigate } from '../router.ts';
 
 export function QuotaMeter(props: { quota: AccountInfo['quota'] }) {
   const { t, lang } = useI18n();
@@ -60,6 +61,43 @@ function Feature(props: { label: string; on: boolean; detail?: string | undefine
   );
 }
 
+/** Closing the account: everything held about it goes, for good, once its password is confirmed. */
+function CloseAccount() {
+  const { t } = useI18n();
+  const [password, setPassword] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    setError(null);
+    setBusy(true);
+    try {
+      await api('POST', '/account/close', { password });
+      navigate('/');
+      // the session is gone: asking for it takes the page back to sign-in
+      await api('GET', '/session').catch(() => undefined);
+    } catch (err) {
+      setError(errorText(t, err));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form class="card danger-zone" onSubmit={(e) => void submit(e)} aria-labelledby="close-title">
+      <h2 id="close-title">{t('close.title')}</h2>
+      <p>{t('close.body')}</p>
+      <div class="field">
+        <label for="close-password">{t('close.password')}</label>
+        <input id="close-password" type="password" autoComplete="current-password" value={password} onInput={(e) => setPassword(e.currentTarget.value)} />
+      </div>
+      <ErrorLine error={error} />
+      <button type="submit" class="danger" disabled={busy || password === ''}>
+        {t('close.submit')}
+      </button>
+    </form>
+  );
+}
+
 export function OverviewScreen() {
   const { t, lang } = useI18n();
   const [info, setInfo] = useState<AccountInfo | null>(null);
@@ -104,6 +142,7 @@ export function OverviewScreen() {
           </div>
         </div>
       )}
+      {info && <CloseAccount />}
     </section>
   );
 }

@@ -47,6 +47,8 @@ export const EnvSchema = Type.Object({
   WATCH_POLL_SECONDS: Int(1, 3600, 15, 'how often a scheduler looks for watched businesses due for a check'),
   BATCH_RETENTION_DAYS: Int(1, 3650, 90, "days a finished job's uploaded rows and results are kept (an account may have its own: accounts set-retention)"),
   EVIDENCE_RETENTION_DAYS: Int(1, 36_500, 1826, 'days the evidence of NTS answers is kept (default five years: Korean tax records are kept five)'),
+  STATUS_CACHE_RETENTION_DAYS: Int(1, 3650, 30, 'days an NTS answer stays in the status cache to serve stale answers in outages and offline jobs'),
+  WEBHOOK_LOG_RETENTION_DAYS: Int(1, 3650, 30, 'days a finished webhook delivery and its attempts stay in the log'),
   RETENTION_SWEEP_SECONDS: Int(1, 86_400, 3600, 'how often the retention sweep looks for jobs past retention'),
   WATCH_CLAIM_SIZE: Type.Optional(
     Type.Integer({
@@ -128,6 +130,7 @@ export interface Config {
     retentionDays: number; retentionSweepMs: number;
     /** days evidence records are kept, whatever happens to the lists */
     evidenceRetentionDays: number;
+    statusCacheRetentionDays: number; webhookLogRetentionDays: number;
   };
   watch: { pollMs: number; claimSize: number; leaseMs: number; scheduler: boolean };
   webhooks: { timeoutMs: number; pollMs: number; concurrency: number; allowPrivate: boolean; allowHttp: boolean };
@@ -207,6 +210,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       retentionDays: e.BATCH_RETENTION_DAYS,
       retentionSweepMs: e.RETENTION_SWEEP_SECONDS * 1000,
       evidenceRetentionDays: e.EVIDENCE_RETENTION_DAYS,
+      statusCacheRetentionDays: e.STATUS_CACHE_RETENTION_DAYS,
+      webhookLogRetentionDays: e.WEBHOOK_LOG_RETENTION_DAYS,
     },
     model: { refitMinLabels: e.MODEL_REFIT_MIN_LABELS, refitCheckMs: e.MODEL_REFIT_CHECK_SECONDS * 1000 },
     watch: {

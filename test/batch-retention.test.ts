@@ -107,7 +107,8 @@ describeEachStore('batch job retention', (kind) => {
     if (kind === 'sqlite') assert.doesNotMatch(databaseFiles(srv), new RegExp(`${markA}|${markB}`), 'nor in the database files');
 
     // nothing more to do; an expired job can still be deleted outright
-    assert.deepEqual(await srv.retention.runOnce(), { expired: 0, chunksDeleted: 0, evidenceDeleted: 0, swept: true });
+    const idle = await srv.retention.runOnce();
+    assert.deepEqual([idle.expired, idle.chunksDeleted, idle.evidenceDeleted], [0, 0, 0]);
     assert.equal((await call(srv.url, 'DELETE', `/batch/${jobA}`, { key: a.apiKey })).status, 200);
     assert.equal((await call(srv.url, 'GET', `/batch/${jobA}`, { key: a.apiKey })).status, 404);
   });
@@ -121,6 +122,25 @@ describeEachStore('batch job retention', (kind) => {
     const round = await srv.retention.runOnce();
     assert.ok(round.evidenceDeleted >= 1, JSON.stringify(round));
     assert.equal((await call(srv.url, 'GET', `/verifications/${id}`, { key })).status, 404);
+  });
+  test('the tables that grow with traffic lose what is past its age: status cache, delivery log', async () => {
+    const { apiKey: key } = await srv.account('business');
+    assert.equal((await call(srv.url, 'POST', '/verify', { key, body: { b_no: valid(9) } })).status, 200);
+    // a delivered webhook event in the log (as the deliverer leaves one)
+    const sql = (srv.store.batches as unknown as { sql: Sql }).sql;
+    const me = (await call(srv.url, 'GET', '/me', { key })).body.account_id as string;
+    await sql.run("INSERT INTO webhook_deliveries (id, account_id, type, body, state, attempts, created_at, finished_at) VALUES (?, ?, 'webhook.test', '{}', 'delivered', 1, ?, ?)", [
+      `msg_old_${me}`, me, new Date(clock).toISOString(), new Date(clock).toISOString(),
+    ]);
+    assert.equal((await srv.store.statusCache.getCachedStatuses([valid(9)])).size, 1);
+    clock += 29 * DAY;
+    await srv.retention.runOnce();
+    assert.equal((await srv.store.statusCache.getCachedStatuses([valid(9)])).size, 1, 'kept within STATUS_CACHE_RETENTION_DAYS');
+    clock += 2 * DAY;
+    const round = await srv.retention.runOnce();
+    assert.ok(round.housekeeping >= 1, JSON.stringify(round));
+    assert.equal((await srv.store.statusCache.getCachedStatuses([valid(9)])).size, 0, 'gone after 30 days');
+    assert.equal((await sql.all('SELECT id FROM webhook_deliveries WHERE id = ?', [`msg_old_${me}`])).length, 0, 'the delivery log past WEBHOOK_LOG_RETENTION_DAYS');
   });
 });
 

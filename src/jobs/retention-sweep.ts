@@ -8,12 +8,14 @@ import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.ts';
 import { PollingLoop } from './polling-loop.ts';
 import { retentionCutoff } from '../domain/batch.ts';
+import { seoulDay } from '../domain/quota-period.ts';
 
 const LEASE = 'batch-retention';
 /** jobs marked per round, chunks deleted per transaction */
 const JOBS_PER_ROUND = 50;
 const CHUNKS_PER_TX = 20;
 const EVIDENCE_PER_TX = 1000;
+const HOUSEKEEPING_PER_TX = 1000;
 
 export interface RetentionOptions {
   store: Store;
@@ -21,6 +23,9 @@ export interface RetentionOptions {
   defaultDays: number;
   /** days evidence records are kept */
   evidenceDays: number;
+  /** days status-cache entries and finished webhook deliveries are kept */
+  statusCacheDays: number;
+  webhookLogDays: number;
   pollMs: number;
   /** a round stops deleting after this long and goes on next round (keeps one round short) */
   roundMs?: number;
@@ -32,6 +37,8 @@ export interface RetentionRound {
   chunksDeleted: number;
   /** evidence records past EVIDENCE_RETENTION_DAYS deleted */
   evidenceDeleted: number;
+  /** rows of the tables that grow with traffic deleted (status cache, delivery log, sign-in attempts, sessions, leases, daily counters) */
+  housekeeping: number;
   /** false when another process holds the sweep */
   swept: boolean;
 }
@@ -46,7 +53,7 @@ export class RetentionSweeper {
     // another round at once while work is left
     this.#loop = new PollingLoop('retention sweep', async () => {
       const r = await this.runOnce();
-      return r.swept && (r.expired === JOBS_PER_ROUND || r.chunksDeleted > 0 || r.evidenceDeleted >= EVIDENCE_PER_TX);
+      return r.swept && (r.expired === JOBS_PER_ROUND || r.chunksDeleted > 0 || r.evidenceDeleted >= EVIDENCE_PER_TX || r.housekeeping >= HOUSEKEEPING_PER_TX);
     }, { pollMs: opts.pollMs, ...(opts.log ? { log: opts.log } : {}) });
   }
 
@@ -63,10 +70,11 @@ export class RetentionSweeper {
     const { store } = this.#o;
     const now = this.#o.now();
     const roundMs = this.#o.roundMs ?? 10_000;
-    if (!(await store.leases.take(LEASE, this.#holder, roundMs * 3, now))) return { expired: 0, chunksDeleted: 0, evidenceDeleted: 0, swept: false };
+    if (!(await store.leases.take(LEASE, this.#holder, roundMs * 3, now))) return { expired: 0, chunksDeleted: 0, evidenceDeleted: 0, housekeeping: 0, swept: false };
     let expired = 0;
     let chunksDeleted = 0;
     let evidenceDeleted = 0;
+    let housekeeping = 0;
     try {
       for (const job of await store.batches.expiring(now, this.#o.defaultDays, JOBS_PER_ROUND)) {
         if (await store.batches.expireJob(job.id, job.accountId, now)) expired++;
@@ -86,13 +94,27 @@ export class RetentionSweeper {
         if (n < EVIDENCE_PER_TX || Date.now() - started > roundMs) break;
         await new Promise((r) => setImmediate(r));
       }
-      if (expired > 0 || chunksDeleted > 0 || evidenceDeleted > 0) {
+      const cutoffs = {
+        statusCacheBefore: retentionCutoff(now, this.#o.statusCacheDays),
+        deliveriesBefore: retentionCutoff(now, this.#o.webhookLogDays),
+        attemptsBefore: retentionCutoff(now, 1),
+        endedBefore: retentionCutoff(now, 1),
+        dailyBefore: seoulDay(retentionCutoff(now, 7)),
+      };
+      for (;;) {
+        const swept = await store.housekeeping.sweep(cutoffs, HOUSEKEEPING_PER_TX);
+        const n = Object.values(swept).reduce((a, b) => a + b, 0);
+        housekeeping += n;
+        if (Object.values(swept).every((v) => v < HOUSEKEEPING_PER_TX) || Date.now() - started > roundMs) break;
+        await new Promise((r) => setImmediate(r));
+      }
+      if (expired > 0 || chunksDeleted > 0 || evidenceDeleted > 0 || housekeeping > 0) {
         await store.scrub();
-        this.#o.log?.info({ expired, chunksDeleted, evidenceDeleted }, 'data past retention deleted');
+        this.#o.log?.info({ expired, chunksDeleted, evidenceDeleted, housekeeping }, 'data past retention deleted');
       }
     } finally {
       await store.leases.release(LEASE, this.#holder);
     }
-    return { expired, chunksDeleted, evidenceDeleted, swept: true };
+    return { expired, chunksDeleted, evidenceDeleted, housekeeping, swept: true };
   }
 }

@@ -91,7 +91,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   await batch.sweepDeadUploads();
   const uploadSweep = new PollingLoop('upload sweep', async () => (await batch.sweepDeadUploads(), false), { pollMs: config.batch.uploadLeaseMs, log });
   uploadSweep.start();
-  const retention = new RetentionSweeper({ store, now, defaultDays: config.batch.retentionDays, evidenceDays: config.batch.evidenceRetentionDays, pollMs: config.batch.retentionSweepMs, log });
+  const retention = new RetentionSweeper({ store, now, defaultDays: config.batch.retentionDays, evidenceDays: config.batch.evidenceRetentionDays, statusCacheDays: config.batch.statusCacheRetentionDays, webhookLogDays: config.batch.webhookLogRetentionDays, pollMs: config.batch.retentionSweepMs, log });
   const checker = new WatchChecker({ status, assess, evidence, now, onError: (err) => log.warn({ err }, 'assessing a watched business failed; its check is postponed') });
   const deliverer = new WebhookDeliverer({
     store,

@@ -16,6 +16,7 @@ import { UsageStore } from './usage-store.ts';
 import { UpstreamDailyStore } from './upstream-daily-store.ts';
 import { EvidenceStore } from './evidence-store.ts';
 import { type AccountData, AccountDataStore } from './account-data-store.ts';
+import { HousekeepingStore } from './housekeeping-store.ts';
 import { WatchStore, WebhookStore } from './watches.ts';
 import { toWorkQueue, type WorkQueue } from './work-queue.ts';
 
@@ -52,6 +53,8 @@ export interface Store {
   readonly evidence: EvidenceStore;
   /** everything held about one account, for its export and its closure */
   readonly accountData: AccountData;
+  /** what grows with traffic, swept by age */
+  readonly housekeeping: HousekeepingStore;
   /** Applies pending numbered migrations; safe to run twice and from several processes at once. */
   migrate(): Promise<void>;
   /** The migrations applied, in order (for operators, and to check that running them again adds none). */
@@ -87,6 +90,7 @@ export abstract class SqlStore extends OverSql implements Store {
   readonly upstreamDaily = new UpstreamDailyStore(this.sql);
   readonly evidence = new EvidenceStore(this.sql);
   readonly accountData = new AccountDataStore(this.sql);
+  readonly housekeeping = new HousekeepingStore(this.sql);
 
   abstract migrate(): Promise<void>;
   abstract close(): Promise<void>;
@@ -129,6 +133,7 @@ export function withStores(store: Store, replace: Partial<Concerns>): Store {
     upstreamDaily: replace.upstreamDaily ?? store.upstreamDaily,
     evidence: replace.evidence ?? store.evidence,
     accountData: replace.accountData ?? store.accountData,
+    housekeeping: replace.housekeeping ?? store.housekeeping,
     migrate: () => store.migrate(),
     migrationVersions: () => store.migrationVersions(),
     ping: () => store.ping(),

@@ -15,6 +15,10 @@ export class SqliteStore extends SqlStore {
   constructor(file: string) {
     if (file !== ':memory:') mkdirSync(path.dirname(file), { recursive: true });
     const db = new DatabaseSync(file);
+    // a new file gives freed pages back to the file system when swept (scrub); the mode can only
+    // be chosen before the first table (an older file keeps reusing its freed pages instead)
+    const fresh = db.prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'").get() as { n: number };
+    if (fresh.n === 0) db.exec('PRAGMA auto_vacuum = INCREMENTAL');
     db.exec(`
       PRAGMA journal_mode = WAL;
       PRAGMA synchronous = NORMAL;
@@ -38,8 +42,11 @@ export class SqliteStore extends SqlStore {
   }
 
   override async scrub(): Promise<void> {
-    // best effort: a reader in the middle of a read keeps the log until it is done
-    if (this.#db.isOpen) this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+    if (!this.#db.isOpen) return;
+    // freed pages back to the file system (a file made with auto_vacuum = INCREMENTAL), then the
+    // log emptied; best effort: a reader in the middle of a read keeps the log until it is done
+    this.#db.exec('PRAGMA incremental_vacuum');
+    this.#db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
   }
 
   async close(): Promise<void> {

@@ -13,10 +13,18 @@ export interface Receipt {
   signature: Signature;
 }
 
+/** ids recorded lately, and how long one is trusted to be in the store without asking */
+const RECENT_MAX = 50_000;
+const RECENT_MS = 3600_000;
+
 export class EvidenceService {
   readonly #store: EvidenceStore;
   readonly #signer: Signer;
   readonly #now: () => Date;
+  /** ids this process recorded lately → when: the same answer served again needs no write */
+  readonly #recent = new Map<string, number>();
+  /** records waiting for the write this event-loop turn makes for all of them */
+  #pending: { es: Evidence[]; done: Promise<void> } | null = null;
 
   constructor(store: EvidenceStore, signer: Signer, now: () => Date = () => new Date()) {
     this.#store = store;
@@ -24,11 +32,53 @@ export class EvidenceService {
     this.#now = now;
   }
 
-  /** Records answers as served; returns their evidence (ids to put in results), in order. */
+  /**
+   * Records answers as served; returns their evidence (ids to put in results), in order, once
+   * they are stored. Concurrent lookups in one event-loop turn share one write (group commit: a
+   * write per lookup was a commit per request, a third of /verify's rate on PostgreSQL), and an
+   * answer this process recorded lately is not written again.
+   */
   async record(inputs: readonly EvidenceInput[]): Promise<Evidence[]> {
     const es = inputs.map(evidenceOf);
-    if (es.length > 0) await this.#store.record(es, this.#now());
+    const nowMs = Date.now();
+    const fresh = es.filter((e) => {
+      const at = this.#recent.get(e.id);
+      return at === undefined || nowMs - at > RECENT_MS;
+    });
+    if (fresh.length === 0) return es;
+    if (fresh.length >= 100) await this.#write(fresh);
+    else await this.#enqueue(fresh);
     return es;
+  }
+
+  #enqueue(es: Evidence[]): Promise<void> {
+    if (this.#pending) {
+      this.#pending.es.push(...es);
+      return this.#pending.done;
+    }
+    const batch: { es: Evidence[]; done: Promise<void> } = { es: [...es], done: Promise.resolve() };
+    batch.done = new Promise<void>((resolve, reject) => {
+      setImmediate(() => {
+        this.#pending = null;
+        this.#write(batch.es).then(resolve, reject);
+      });
+    });
+    this.#pending = batch;
+    return batch.done;
+  }
+
+  async #write(es: readonly Evidence[]): Promise<void> {
+    await this.#store.record(es, this.#now());
+    const at = Date.now();
+    for (const e of es) {
+      this.#recent.delete(e.id);
+      this.#recent.set(e.id, at);
+    }
+    // oldest first out
+    for (const id of this.#recent.keys()) {
+      if (this.#recent.size <= RECENT_MAX) break;
+      this.#recent.delete(id);
+    }
   }
 
   /** The account's record, signed; 404 for another account's or an unknown id. */

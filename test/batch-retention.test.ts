@@ -142,6 +142,25 @@ describeEachStore('batch job retention', (kind) => {
     assert.equal((await srv.store.statusCache.getCachedStatuses([valid(9)])).size, 0, 'gone after 30 days');
     assert.equal((await sql.all('SELECT id FROM webhook_deliveries WHERE id = ?', [`msg_old_${me}`])).length, 0, 'the delivery log past WEBHOOK_LOG_RETENTION_DAYS');
   });
+  test('model versions nothing points to any more go; the newest and those labels or offsets name stay', async () => {
+    const sql = (srv.store.batches as unknown as { sql: Sql }).sql;
+    const at = (days: number) => new Date(clock - days * DAY).toISOString();
+    const model = (version: string, created: string) =>
+      sql.run("INSERT INTO models (version, kind, params, trained_on, created_at) VALUES (?, 'logistic', '{}', 0, ?)", [version, created]);
+    await model('old-unused', at(400));
+    await model('old-labelled', at(399));
+    await model('newest', at(-1));
+    const { accountId } = await srv.account('business');
+    await sql.run(
+      "INSERT INTO labels (account_id, job_id, row_id, b_no, bounced, features, model_version, created_at, updated_at) VALUES (?, 'job_gone', 1, '1248100998', true, '{}', 'old-labelled', ?, ?)",
+      [accountId, at(399), at(399)],
+    );
+    const round = await srv.retention.runOnce();
+    assert.ok(round.housekeeping >= 1, JSON.stringify(round));
+    const left = (await sql.all('SELECT version FROM models')).map((r) => String(r.version));
+    assert.ok(!left.includes('old-unused'), left.join());
+    assert.ok(left.includes('old-labelled') && left.includes('newest'), left.join());
+  });
 });
 
 describeEachStore('batch job retention spares unfinished jobs', (kind) => {

@@ -15,7 +15,7 @@ export interface HousekeepingCutoffs {
   dailyBefore: string;
 }
 
-export type Swept = Record<'statusCache' | 'deliveries' | 'attempts' | 'sessions' | 'leases' | 'daily', number>;
+export type Swept = Record<'statusCache' | 'deliveries' | 'attempts' | 'sessions' | 'leases' | 'daily' | 'models', number>;
 
 export class HousekeepingStore extends OverSql {
   /** One bounded batch of each; returns how many rows each lost (a full batch: more may be left). */
@@ -36,6 +36,16 @@ export class HousekeepingStore extends OverSql {
       ]),
       leases: await this.sql.run('DELETE FROM leases WHERE expires_at < ?', [c.endedBefore.toISOString()]),
       daily: await this.sql.run('DELETE FROM upstream_daily WHERE day < ?', [c.dailyBefore]),
+      // a version goes once it is not the newest, no label and no account's offsets name it, and
+      // it is older than every kept job (whose results name the version that scored them)
+      models: await this.sql.run(
+        `DELETE FROM models
+          WHERE version <> (SELECT version FROM models ORDER BY created_at DESC, version DESC LIMIT 1)
+            AND NOT EXISTS (SELECT 1 FROM labels l WHERE l.model_version = models.version)
+            AND NOT EXISTS (SELECT 1 FROM account_model_offsets o WHERE o.model_version = models.version)
+            AND created_at < coalesce((SELECT min(created_at) FROM batch_jobs WHERE expired_at IS NULL), ?)`,
+        [c.endedBefore.toISOString()],
+      ),
     };
   }
 }

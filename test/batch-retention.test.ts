@@ -144,16 +144,14 @@ describeEachStore('batch job retention', (kind) => {
   });
   test('model versions nothing points to any more go; the newest and those labels or offsets name stay', async () => {
     const sql = (srv.store.batches as unknown as { sql: Sql }).sql;
-    const at = (days: number) => new Date(clock - days * DAY).toISOString();
-    const model = (version: string, created: string) =>
-      sql.run("INSERT INTO models (version, kind, params, trained_on, created_at) VALUES (?, 'logistic', '{}', 0, ?)", [version, created]);
-    await model('old-unused', at(400));
-    await model('old-labelled', at(399));
-    await model('newest', at(-1));
+    const [d400, d399, tomorrow] = [400, 399, -1].map((days) => new Date(clock - days * DAY).toISOString());
+    for (const [version, created] of [['old-unused', d400], ['old-labelled', d399], ['newest', tomorrow]]) {
+      await sql.run("INSERT INTO models (version, kind, params, trained_on, created_at) VALUES (?, 'logistic', '{}', 0, ?)", [version, created]);
+    }
     const { accountId } = await srv.account('business');
     await sql.run(
       "INSERT INTO labels (account_id, job_id, row_id, b_no, bounced, features, model_version, created_at, updated_at) VALUES (?, 'job_gone', 1, '1248100998', true, '{}', 'old-labelled', ?, ?)",
-      [accountId, at(399), at(399)],
+      [accountId, d399, d399],
     );
     const round = await srv.retention.runOnce();
     assert.ok(round.housekeeping >= 1, JSON.stringify(round));

@@ -4,41 +4,18 @@
 // row's name or address is left in any table — nor, embedded, anywhere in the database's files.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { checkDigitOf } from '../src/domain/bizno.ts';
 import { startFakeNts, type FakeNts } from '../src/registry/fake-nts-server.ts';
-import type { Sql } from '../src/store/sql.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { upload, waitForJob } from './helpers/batch.ts';
 import { describeEachStore } from './helpers/stores.ts';
+import { databaseFiles, everyRow } from './helpers/traces.ts';
 
 const valid = (i: number) => {
   const nine = String(430000000 + i * 7919).slice(0, 9);
   return nine + checkDigitOf(nine);
 };
-
-/** Every row of every table, as text: where a deleted value could still be. */
-async function everyRow(srv: TestServer): Promise<string> {
-  // every concern's store runs on the one connection
-  const sql = (srv.store.batches as unknown as { sql: Sql }).sql;
-  const tables = srv.store.kind === 'sqlite'
-    ? await sql.all("SELECT name AS t FROM sqlite_master WHERE type = 'table'")
-    : await sql.all('SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema()');
-  let out = '';
-  for (const { t } of tables) out += JSON.stringify(await sql.all(`SELECT * FROM "${String(t)}"`));
-  return out;
-}
-
-/** The embedded database's files (the database, its write-ahead log), bytes as UTF-8 text. */
-function databaseFiles(srv: TestServer): string {
-  const dir = srv.config.dataDir;
-  return readdirSync(dir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(path.join(e.parentPath, e.name)).toString('utf8'))
-    .join('\n');
-}
 
 describeEachStore('deleting a job', (kind) => {
   let srv: TestServer;

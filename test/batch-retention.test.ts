@@ -5,38 +5,19 @@
 // rows' names and addresses is left in the tables — nor, embedded, in the database's files.
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { setBatchRetention } from '../src/accounts/accounts.ts';
 import { checkDigitOf } from '../src/domain/bizno.ts';
-import type { Sql } from '../src/store/sql.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { upload, waitForJob } from './helpers/batch.ts';
 import { describeEachStore } from './helpers/stores.ts';
+import { databaseFiles, everyRow, sqlOf } from './helpers/traces.ts';
 
 const DAY = 86_400_000;
 const valid = (i: number) => {
   const nine = String(470000000 + i * 7919).slice(0, 9);
   return nine + checkDigitOf(nine);
 };
-
-async function everyRow(srv: TestServer): Promise<string> {
-  // every concern's store runs on the one connection
-  const sql = (srv.store.batches as unknown as { sql: Sql }).sql;
-  const tables = srv.store.kind === 'sqlite'
-    ? await sql.all("SELECT name AS t FROM sqlite_master WHERE type = 'table'")
-    : await sql.all('SELECT tablename AS t FROM pg_tables WHERE schemaname = current_schema()');
-  let out = '';
-  for (const { t } of tables) out += JSON.stringify(await sql.all(`SELECT * FROM "${String(t)}"`));
-  return out;
-}
-
-const databaseFiles = (srv: TestServer): string =>
-  readdirSync(srv.config.dataDir, { recursive: true, withFileTypes: true })
-    .filter((e) => e.isFile())
-    .map((e) => readFileSync(path.join(e.parentPath, e.name)).toString('utf8'))
-    .join('\n');
 
 describeEachStore('batch job retention', (kind) => {
   let srv: TestServer;
@@ -127,7 +108,7 @@ describeEachStore('batch job retention', (kind) => {
     const { apiKey: key } = await srv.account('business');
     assert.equal((await call(srv.url, 'POST', '/verify', { key, body: { b_no: valid(9) } })).status, 200);
     // a delivered webhook event in the log (as the deliverer leaves one)
-    const sql = (srv.store.batches as unknown as { sql: Sql }).sql;
+    const sql = sqlOf(srv);
     const me = (await call(srv.url, 'GET', '/me', { key })).body.account_id as string;
     await sql.run("INSERT INTO webhook_deliveries (id, account_id, type, body, state, attempts, created_at, finished_at) VALUES (?, ?, 'webhook.test', '{}', 'delivered', 1, ?, ?)", [
       `msg_old_${me}`, me, new Date(clock).toISOString(), new Date(clock).toISOString(),
@@ -143,7 +124,7 @@ describeEachStore('batch job retention', (kind) => {
     assert.equal((await sql.all('SELECT id FROM webhook_deliveries WHERE id = ?', [`msg_old_${me}`])).length, 0, 'the delivery log past WEBHOOK_LOG_RETENTION_DAYS');
   });
   test('model versions nothing points to any more go; the newest and those labels or offsets name stay', async () => {
-    const sql = (srv.store.batches as unknown as { sql: Sql }).sql;
+    const sql = sqlOf(srv);
     const [d400, d399, tomorrow] = [400, 399, -1].map((days) => new Date(clock - days * DAY).toISOString());
     for (const [version, created] of [['old-unused', d400], ['old-labelled', d399], ['newest', tomorrow]]) {
       await sql.run("INSERT INTO models (version, kind, params, trained_on, created_at) VALUES (?, 'logistic', '{}', 0, ?)", [version, created]);

@@ -125,6 +125,12 @@ describeEachStore('webhooks', (kind) => {
     assert.deepEqual(e.data.previous_attributes.biz_status, 'active');
     const log = await until(key, (d) => d.length === 2 && d.every((x) => x.state === 'delivered'), 'two delivered events');
     assert.ok(log.every((d) => d.attempts === 1 && d.log.length === 1 && d.log[0].status === 200));
+    // the entry removed, the log keeps what was told and forgets whom it was about
+    assert.match(JSON.stringify(await call(srv.url, 'GET', '/webhook/deliveries', { key })), /한빛상사/);
+    assert.equal((await call(srv.url, 'DELETE', `/watch/${w.watch_id}`, { key })).status, 200);
+    const after = JSON.stringify((await call(srv.url, 'GET', '/webhook/deliveries', { key })).body);
+    assert.doesNotMatch(after, /한빛상사/);
+    assert.match(after, new RegExp(bno), 'the number and the events stay');
   });
 
   test('a receiver that fails and recovers gets the event later with the same webhook-id', async () => {

@@ -137,10 +137,23 @@ export class WatchStore extends OverSql {
     return num(await this.sql.get(`SELECT count(*) AS n FROM watches WHERE ${where.text}`, where.params));
   }
 
+  /**
+   * Removes the entry (its history goes with it) and, in the same transaction, the name and
+   * address it gave from the webhook events about it still in the delivery log: what was told
+   * stays, who it was about goes with the entry.
+   */
   async remove(accountId: string, watchId: string): Promise<boolean> {
     return this.sql.tx(async (t) => {
       if ((await t.run('DELETE FROM watches WHERE id = ? AND account_id = ?', [watchId, accountId])) === 0) return false;
       await t.run('UPDATE watch_counts SET n = n - 1 WHERE account_id = ? AND n > 0', [accountId]);
+      const told = await t.all('SELECT id, body FROM webhook_deliveries WHERE account_id = ? AND body LIKE ?', [accountId, `%"watch_id":${JSON.stringify(watchId)}%`]);
+      for (const d of told) {
+        const body = JSON.parse(String(d.body)) as { data?: { watch_id?: string; name?: unknown; address?: unknown } };
+        if (body.data?.watch_id !== watchId) continue;
+        body.data.name = null;
+        body.data.address = null;
+        await t.run('UPDATE webhook_deliveries SET body = ? WHERE id = ?', [JSON.stringify(body), d.id]);
+      }
       return true;
     });
   }

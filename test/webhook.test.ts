@@ -128,9 +128,9 @@ describeEachStore('webhooks', (kind) => {
     // the entry removed, the log keeps what was told and forgets whom it was about
     assert.match(JSON.stringify(await call(srv.url, 'GET', '/webhook/deliveries', { key })), /한빛상사/);
     assert.equal((await call(srv.url, 'DELETE', `/watch/${w.watch_id}`, { key })).status, 200);
-    const after = JSON.stringify((await call(srv.url, 'GET', '/webhook/deliveries', { key })).body);
-    assert.doesNotMatch(after, /한빛상사/);
-    assert.match(after, new RegExp(bno), 'the number and the events stay');
+    const logAfter = JSON.stringify((await call(srv.url, 'GET', '/webhook/deliveries', { key })).body);
+    assert.doesNotMatch(logAfter, /한빛상사/);
+    assert.match(logAfter, new RegExp(bno), 'the number and the events stay');
   });
 
   test('a receiver that fails and recovers gets the event later with the same webhook-id', async () => {

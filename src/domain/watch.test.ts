@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { changeOf, eventsOf, nextCheckAt, retryAt, watchEventBody, type WatchState } from './watch.ts';
+import { changeOf, eventsOf, keepsEvidence, nextCheckAt, retryAt, watchEventBody, type WatchState } from './watch.ts';
 
 const s = (biz_status: WatchState['biz_status'], grade: string | null = null, bounce_prob: number | null = null): WatchState => ({
   biz_status, grade, bounce_prob, action: null, closed_on: biz_status === 'closed' ? '2026-11-20' : null,
@@ -71,4 +71,16 @@ test('event bodies carry the watch, its state and the previous attributes', () =
       closed_on: '2026-11-20', checked_at: '2026-11-22T00:00:00.000Z', previous_attributes: { biz_status: 'active', grade: 'B' },
     },
   });
+});
+
+const verifiedAt = (verified_at: string | null): WatchState => ({ biz_status: 'active', grade: null, bounce_prob: null, action: null, closed_on: null, verified_at });
+
+test('a check keeps the evidence of its answer when it is the first, when it changed something, and once a day otherwise', () => {
+  const at = new Date('2026-11-25T12:00:00Z');
+  const state = verifiedAt;
+  assert.equal(keepsEvidence(null, false, at), true, 'the first answered check');
+  assert.equal(keepsEvidence(state('2026-11-25T11:00:00Z'), true, at), true, 'a change');
+  assert.equal(keepsEvidence(state('2026-11-25T11:00:00Z'), false, at), false, 'an hour after the last kept');
+  assert.equal(keepsEvidence(state('2026-11-24T12:00:00Z'), false, at), true, 'a day after');
+  assert.equal(keepsEvidence(state(null), false, at), true, 'a state from before evidence');
 });

@@ -16,6 +16,18 @@ export interface WatchState {
   tax_type_change_dt?: string | null;
   /** the kept record of the NTS answer the check observed (GET /verifications/{id}); absent before they were kept */
   verification_id?: string | null;
+  /** when NTS gave the answer that record keeps (an unchanged re-check keeps a new one once a day) */
+  verified_at?: string | null;
+}
+
+/** How often an unchanged re-check keeps the evidence of its answer: daily proof that nothing changed. */
+export const EVIDENCE_EVERY_MS = 86_400_000;
+
+/** Whether a check keeps the evidence of its answer: the first, a change, or a day since the last kept. */
+export function keepsEvidence(before: WatchState | null, changed: boolean, checkedAt: Date): boolean {
+  if (before === null || changed) return true;
+  const last = before.verified_at ? Date.parse(before.verified_at) : Number.NaN;
+  return !(checkedAt.getTime() - last < EVIDENCE_EVERY_MS);
 }
 
 /**

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { setImmediate } from 'node:timers/promises';
 import { newId } from '../accounts/api-key.ts';
 import { PLANS } from '../domain/plans.ts';
-import { changeOf, eventsOf, nextCheckAt, retryAt, watchEventBody } from '../domain/watch.ts';
+import { changeOf, eventsOf, keepsEvidence, nextCheckAt, retryAt, watchEventBody } from '../domain/watch.ts';
 import type { Store } from '../store/store.ts';
 import type { WatchCheckCommit } from '../store/watches.ts';
 import type { Account } from '../domain/account.ts';
@@ -110,11 +110,11 @@ export class WatchScheduler {
         continue;
       }
       const change = changeOf(watch.state, observed);
-      // a check that records history keeps its evidence; an unchanged one goes on naming the
-      // evidence of the check that last recorded (still what NTS said, then)
-      const history = change !== null || watch.state === null;
-      if (history) kept.push(seen[i]!);
-      const state = history ? observed : { ...observed, verification_id: watch.state?.verification_id ?? null };
+      // a check that records history keeps its evidence, and so does an unchanged one once a day;
+      // in between, an unchanged one goes on naming the last kept (still what NTS said, then)
+      const keep = keepsEvidence(watch.state, change !== null, checkedAt);
+      if (keep) kept.push(seen[i]!);
+      const state = keep ? observed : { ...observed, verification_id: watch.state?.verification_id ?? null, verified_at: watch.state?.verified_at ?? null };
       const view = { watch_id: watch.id, biz_no: watch.bno, name: watch.name, address: watch.address };
       const events = change ? eventsOf(change).map((type) => ({ id: newId('msg'), type, body: watchEventBody(type, view, change, at) })) : [];
       commits.push({

@@ -55,6 +55,7 @@ export class WatchChecker {
         const tax = {
           tax_type_cd: v.tax_type === null ? null : answer.record.tax_type_cd || null, tax_type: v.tax_type, tax_type_change_dt: ntsDate(answer.record.tax_type_change_dt),
           verification_id: evidenceOf(evidence).id,
+          verified_at: answer.checkedAt,
         };
         const name = t.name?.trim();
         if (!name) return { state: { biz_status: v.biz_status, grade: null, bounce_prob: null, action: null, closed_on: v.closed_on, ...tax }, evidence };

@@ -111,6 +111,8 @@ describe('bizcheck CLI', () => {
     assert.equal((await waitForJob(srv.url, key, job.body.job_id)).body.status, 'done');
     assert.equal((await call(srv.url, 'POST', '/watch', { key, body: { biz_no: '3333333336', name: `${marker}감시` } })).status, 201);
     assert.equal((await call(srv.url, 'PUT', '/webhook', { key, body: { url: 'https://hooks.example.com/bizcheck' } })).status, 200);
+    // a name that reads as JSON is still a name
+    assert.equal((await call(srv.url, 'POST', '/watch', { key, body: { biz_no: '1111111119', name: '[1]' } })).status, 201);
 
     const out = path.join(dataDir, 'export.jsonl');
     const exported = await cli('accounts', 'export', '--account', acc.account_id, '--out', out);
@@ -122,6 +124,8 @@ describe('bizcheck CLI', () => {
     const row = lines.find((l) => l.type === 'batch_row')!;
     assert.equal(row.input['상호'], marker, 'the rows as uploaded');
     assert.equal(row.result.biz_status, 'active');
+    assert.ok(lines.some((l) => l.type === 'watch' && l.name === '[1]'), 'text columns stay text');
+    assert.ok(lines.some((l) => l.type === 'watch' && l.state?.biz_status === 'active'), 'JSON columns are values');
     const text = readFileSync(out, 'utf8');
     assert.doesNotMatch(text, /"hash"|"secret"|"password_hash"|whsec_/, 'no secret leaves the service');
     assert.ok(lines.some((l) => l.type === 'api_key' && l.prefix === key.split('_').slice(0, 2).join('_')), 'keys by prefix');

@@ -9,19 +9,10 @@ import { AppError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import type { Row } from '../store/rows.ts';
 
-/** Row values as JSON: dates as ISO text, JSON columns parsed (SQLite hands them back as text). */
+/** Row values as JSON: dates as ISO text, PostgreSQL's bigints as numbers; the rest as they are. */
 function plain(row: Row): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(row)) {
-    if (v instanceof Date) out[k] = v.toISOString();
-    else if (typeof v === 'string' && (v.startsWith('{') || v.startsWith('['))) {
-      try {
-        out[k] = JSON.parse(v) as unknown;
-      } catch {
-        out[k] = v;
-      }
-    } else out[k] = typeof v === 'bigint' ? Number(v) : v;
-  }
+  for (const [k, v] of Object.entries(row)) out[k] = v instanceof Date ? v.toISOString() : typeof v === 'bigint' ? Number(v) : v;
   return out;
 }
 

@@ -11,7 +11,7 @@ import type { Store } from '../store/store.ts';
 import type { WatchCheckCommit } from '../store/watches.ts';
 import type { Account } from '../domain/account.ts';
 import type { Watch } from '../domain/watch-entities.ts';
-import type { Observation, WatchChecker } from '../watch/watch-checker.ts';
+import { evidenced, type Observation, type WatchChecker } from '../watch/watch-checker.ts';
 import { PollingLoop, type Logger } from './polling-loop.ts';
 
 export interface WatchSchedulerOptions {
@@ -114,7 +114,7 @@ export class WatchScheduler {
       // in between, an unchanged one goes on naming the last kept (still what NTS said, then)
       const keep = keepsEvidence(watch.state, change !== null, checkedAt);
       if (keep) kept.push(seen[i]!);
-      const state = keep ? observed : { ...observed, verification_id: watch.state?.verification_id ?? null, verified_at: watch.state?.verified_at ?? null };
+      const state = keep ? evidenced(seen[i]!) : { ...observed, verification_id: watch.state?.verification_id ?? null, verified_at: watch.state?.verified_at ?? null };
       const view = { watch_id: watch.id, biz_no: watch.bno, name: watch.name, address: watch.address };
       const events = change ? eventsOf(change).map((type) => ({ id: newId('msg'), type, body: watchEventBody(type, view, change, at) })) : [];
       commits.push({

@@ -17,10 +17,18 @@ export interface WatchTarget {
   address: string | null;
 }
 
-/** What a check observed, and the evidence of the NTS answer it rests on (named by state.verification_id). */
+/** What a check observed, and the evidence of the NTS answer it rests on. */
 export interface Observation {
   state: WatchState;
   evidence: EvidenceInput;
+}
+
+/**
+ * The observed state naming the evidence of its answer, for a check that keeps it (named only
+ * then: most re-checks keep none, and the id is two hashes an entry).
+ */
+export function evidenced(o: Observation): WatchState {
+  return { ...o.state, verification_id: evidenceOf(o.evidence).id, verified_at: o.evidence.checkedAt };
 }
 
 export class WatchChecker {
@@ -54,8 +62,6 @@ export class WatchChecker {
         const evidence = { accountId: t.account.id, bno: t.bno, api: 'status' as const, source: answer.source, checkedAt: answer.checkedAt, record: answer.record };
         const tax = {
           tax_type_cd: v.tax_type === null ? null : answer.record.tax_type_cd || null, tax_type: v.tax_type, tax_type_change_dt: ntsDate(answer.record.tax_type_change_dt),
-          verification_id: evidenceOf(evidence).id,
-          verified_at: answer.checkedAt,
         };
         const name = t.name?.trim();
         if (!name) return { state: { biz_status: v.biz_status, grade: null, bounce_prob: null, action: null, closed_on: v.closed_on, ...tax }, evidence };

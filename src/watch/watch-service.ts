@@ -12,7 +12,7 @@ import { ntsDate } from '../domain/verification.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 import type { ListCursor, Watch, WatchFilter, WatchHistoryEntry } from '../domain/watch-entities.ts';
-import type { WatchChecker } from './watch-checker.ts';
+import { evidenced, type WatchChecker } from './watch-checker.ts';
 
 export interface WatchInput {
   biz_no: string;
@@ -93,7 +93,7 @@ export class WatchService {
     try {
       const [seen] = await this.#checker.check([{ account, bno: input.biz_no, name, address }]);
       await this.#checker.keep([seen ?? null]);
-      state = seen?.state;
+      state = seen ? evidenced(seen) : undefined;
     } catch (err) {
       await this.#quota.refund(reservation);
       throw err;
@@ -175,7 +175,7 @@ export class WatchService {
       const targets = toAdd.map((input) => ({ account, bno: input.biz_no, name: blank(input.name), address: blank(input.address) }));
       const seen = await this.#checker.check(targets);
       await this.#checker.keep(seen);
-      const states = seen.map((o) => o?.state ?? null);
+      const states = seen.map((o) => (o ? evidenced(o) : null));
       const now = this.#now();
       const watches = targets.map((t, i) => this.#newWatch(account, t.bno, t.name, t.address, states[i] ?? null, plan.watchIntervalHours, now));
       refund += states.filter((st) => !st).length;

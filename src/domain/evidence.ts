@@ -13,11 +13,21 @@ import { createHash } from 'node:crypto';
  */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
-  if (Array.isArray(value)) return `[${value.map((v) => canonicalJson(v === undefined ? null : v)).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter(([, v]) => v !== undefined)
-    .toSorted(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) out += `${i > 0 ? ',' : ''}${value[i] === undefined ? 'null' : canonicalJson(value[i])}`;
+    return `${out}]`;
+  }
+  const o = value as Record<string, unknown>;
+  // a loop, not entries → filter → sort → map: a batch job canonicalises a record per row
+  const keys = Object.keys(o).toSorted();
+  let out = '{';
+  for (const k of keys) {
+    const v = o[k];
+    if (v === undefined) continue;
+    out += `${out.length > 1 ? ',' : ''}${JSON.stringify(k)}:${typeof v === 'string' ? JSON.stringify(v) : canonicalJson(v)}`;
+  }
+  return `${out}}`;
 }
 
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
@@ -44,7 +54,8 @@ export interface Evidence extends EvidenceInput {
 
 export function evidenceOf(e: EvidenceInput): Evidence {
   const recordSha256 = sha256(canonicalJson(e.record));
-  const id = `ver_${sha256(canonicalJson([e.accountId, e.api, e.source, e.bno, e.checkedAt, recordSha256])).slice(0, 32)}`;
+  // an array of strings: JSON.stringify is already canonical
+  const id = `ver_${sha256(JSON.stringify([e.accountId, e.api, e.source, e.bno, e.checkedAt, recordSha256])).slice(0, 32)}`;
   return { ...e, id, recordSha256 };
 }
 

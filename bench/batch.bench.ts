@@ -1,32 +1,60 @@
-// `npm run bench:batch`: a generated CSV of BENCH_ROWS (default 1,000,000) distinct, valid business
-// numbers against the fake NTS answering each call in 100 ms with at most 10 calls in flight
-// (upstream bound: rows / 100 per call × 0.1 s / 10 = 100 s for a million), then the same file
-// again with every number cached. Prints wall time (upload to done) as a multiple of the bound,
-// rows/s and the server's peak RSS. BENCH_NAMES=1 adds a 상호 column (rows then get assessed).
+// `npm run bench:batch`: bulk verification, upload to done, through the API of a real server.
+//
+// Numbers only (the default): a generated CSV of BENCH_ROWS (default 1,000,000) distinct, valid
+// business numbers against the fake NTS answering each call in 100 ms with at most 10 calls in
+// flight (upstream bound: rows / 100 per call × 0.1 s / 10 = 100 s for a million), then the same
+// file again with every number cached.
+//
+// BENCH_NAMED=1: the customer list as customers keep it — every row with a 상호 and a 주소, the
+// address drawn from the directory and written with the damage real lists carry (abbreviated
+// 시/도, 지번 forms, old postal codes, missing or wrong building numbers, road-name typos, units;
+// scripts/eval/as-written.ts). The directory is an imported 도로명주소 file of BENCH_BUILDINGS
+// (default 200,000) generated buildings (the production path), or the bundled sandbox with
+// BENCH_DIRECTORY=sandbox. Runs, in one server: the named list against the fake NTS; then, all
+// cached, the same numbers without names (the reference), the named list, the named list with
+// each number appearing 2–3 times (same row count, rows/2.5 distinct numbers) and the
+// numbers-only list with the same repeats; with BENCH_LABELS=N (e.g. 100000) the account then
+// records N outcomes on the list's own numbers and addresses, and the named list runs again.
+// Every run prints upload, processing and download (the CSV results) separately, rows/s, its
+// ratio to the numbers-only run, and the server's peak RSS during it.
+//
+// BENCH_PROFILE=1 then restarts the server under --cpu-prof on the same data, runs the all-cached
+// list once more (named when BENCH_NAMED=1) and prints where that run's CPU time went (self time
+// by part of the code: file parsing, address parsing, directory, matching, scoring, store, JSON,
+// HTTP, GC), in ms and µs per row. (Embedded store only: the new server needs the old one's data.)
 // BENCH_DATABASE_URL=postgres://… runs the server on PostgreSQL (a fresh schema, dropped after);
-// BENCH_NODE_ARGS passes flags to the server's node (e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof");
-// BENCH_KEEP=1 keeps the working folder (server log) afterwards.
+// BENCH_NODE_ARGS passes flags to the server's node; BENCH_KEEP=1 keeps the working folder.
 // BENCH_WORKERS=N (default 0; needs BENCH_DATABASE_URL) starts N `serve --role worker` processes on
 // the same schema and runs the API process with BIZCHECK_ROLE=api, so every chunk is processed by
 // the workers. The 10 NTS calls in flight are split between them (NTS_CONCURRENCY 10/N each), so
 // the upstream bound means the same; each process's peak RSS is reported.
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, mkdtempSync, openAsBlob, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import { randomBytes } from 'node:crypto';
 import { checkDigitOf } from '../src/domain/bizno.ts';
+import { seededRandom } from '../src/domain/seeded-random.ts';
+import { generateEntries, writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
+import { sandboxWorld } from '../src/addresses/sandbox-data.ts';
+import type { DirectoryEntry } from '../src/domain/address/types.ts';
+import { damageOf, kindOf, SYLLABLES, TRADE_WORDS, unitOf, writeAddress } from '../scripts/eval/as-written.ts';
 import { startChild, type Child, dropBenchSchema } from './lib.ts';
+import { profileSummary } from './profile-summary.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
-const withNames = process.env.BENCH_NAMES === '1';
+const named = process.env.BENCH_NAMED === '1';
+const buildings = Number(process.env.BENCH_BUILDINGS ?? 200_000);
+const directoryKind = process.env.BENCH_DIRECTORY === 'sandbox' ? 'sandbox' : 'local';
+const labels = Number(process.env.BENCH_LABELS ?? 0);
+const profile = process.env.BENCH_PROFILE === '1';
 const LATENCY_MS = 100;
 const IN_FLIGHT = 10;
 const boundS = (rows / 100) * (LATENCY_MS / 1000) / IN_FLIGHT;
 const root = path.resolve(import.meta.dirname, '..');
 const dir = mkdtempSync(path.join(tmpdir(), 'bizcheck-bench-batch-'));
-const file = path.join(dir, 'customers.csv');
+const profDir = path.join(dir, 'prof');
 const pgUrl = process.env.BENCH_DATABASE_URL || undefined;
 const pgSchema = `bench_${randomBytes(6).toString('hex')}`;
 // the status is polled this often: 'done' is seen up to this late (1 s before 2026-11-22, second session)
@@ -35,18 +63,69 @@ const workers = Number(process.env.BENCH_WORKERS ?? 0);
 if (!Number.isInteger(workers) || workers < 0 || IN_FLIGHT % Math.max(workers, 1) !== 0) throw new Error(`BENCH_WORKERS must divide ${IN_FLIGHT}`);
 // an embedded database belongs to one process (POSIX locks); worker processes need PostgreSQL
 if (workers > 0 && !process.env.BENCH_DATABASE_URL) throw new Error('BENCH_WORKERS needs BENCH_DATABASE_URL');
+if (labels > rows) throw new Error('BENCH_LABELS cannot exceed BENCH_ROWS (outcomes are recorded on the list\'s own rows)');
 
-async function writeFile(): Promise<void> {
-  const out = createWriteStream(file);
-  out.write(withNames ? '사업자등록번호,상호\n' : '사업자등록번호\n');
+/** The i-th distinct valid number: nine-digit prefixes stepping through the space, with their check digit. */
+function numberAt(i: number): string {
+  const nine = String(100_000_000 + ((i * 7_919) % 899_999_999)).padStart(9, '0');
+  return `${nine.slice(0, 3)}-${nine.slice(3, 5)}-${nine.slice(5)}${checkDigitOf(nine)}`;
+}
+
+/** A CSV cell, quoted when it must be. */
+const cell = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+
+interface Mailing {
+  name: string;
+  address: string;
+}
+
+/** The customer list's names and addresses, row i's by index: deterministic, drawn from the directory. */
+function mailings(directory: readonly DirectoryEntry[]): Mailing[] {
+  const r = seededRandom(16);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const trades = Object.keys(TRADE_WORDS) as (keyof typeof TRADE_WORDS)[];
+  const out: Mailing[] = [];
   for (let i = 0; i < rows; i++) {
-    // distinct nine-digit prefixes stepping through the space; the check digit makes each valid
-    const nine = String(100_000_000 + ((i * 7_919) % 899_999_999)).padStart(9, '0');
-    const line = `${nine.slice(0, 3)}-${nine.slice(3, 5)}-${nine.slice(5)}${checkDigitOf(nine)}${withNames ? `,상호${i}` : ''}\n`;
+    const corporate = r() < 0.3;
+    const trade = r() < 0.7 ? pick(trades.filter((t) => t !== 'none')) : 'none';
+    const name = `${corporate ? pick(['(주)', '주식회사 ', '']) : ''}${pick(SYLLABLES)}${pick(SYLLABLES)}${pick(TRADE_WORDS[trade])}`;
+    const e = pick(directory);
+    const kind = kindOf(e);
+    const unit = kind === 'house' || r() < 0.3 ? null : unitOf(kind, r);
+    out.push({ name, address: writeAddress(e, damageOf(r()), unit, r, pick) });
+  }
+  return out;
+}
+
+/**
+ * A list file. `numbers[k]` is the index of row k's number; names and addresses travel with the
+ * number (a repeated customer is the same customer), so repeats are real repeats.
+ */
+async function writeList(file: string, numbers: readonly number[], people: readonly Mailing[] | null): Promise<void> {
+  const out = createWriteStream(file);
+  out.write(people ? '사업자등록번호,상호,주소\n' : '사업자등록번호\n');
+  for (const n of numbers) {
+    const m = people?.[n];
+    const line = m ? `${numberAt(n)},${cell(m.name)},${cell(m.address)}\n` : `${numberAt(n)}\n`;
     if (!out.write(line)) await once(out, 'drain');
   }
   out.end();
   await once(out, 'finish');
+}
+
+/** Row order for a list of `rows` rows whose numbers each appear 2–3 times (2.5 on average), shuffled. */
+function repeatedNumbers(): number[] {
+  const r = seededRandom(25);
+  const out: number[] = [];
+  for (let n = 0; out.length < rows; n++) {
+    const times = r() < 0.5 ? 2 : 3;
+    for (let k = 0; k < times && out.length < rows; k++) out.push(n);
+  }
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(r() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
 }
 
 function peakRssMb(pid: number): number {
@@ -54,67 +133,146 @@ function peakRssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-const env = {
+/** Starts a fresh peak for the next run (Linux: writing 5 to clear_refs resets VmHWM). */
+function resetPeak(pid: number): void {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5');
+  } catch {
+    /* not Linux, or not permitted: the peak is then since the process started */
+  }
+}
+
+const env: Record<string, string> = {
   DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', NTS_SERVICE_KEY: 'bench', NTS_CONCURRENCY: String(IN_FLIGHT),
   BATCH_MAX_ROWS: String(rows), BATCH_MAX_FILE_BYTES: String(2 * 1024 ** 3), DATABASE_URL: pgUrl ?? '', ...(pgUrl ? { DATABASE_SCHEMA: pgSchema } : {}),
+  ...(named ? { ADDRESS_DIRECTORY: directoryKind } : {}),
 };
 const logFile = path.join(dir, 'server.log');
+const cli = (...args: string[]) =>
+  JSON.parse(execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'src/cli/main.ts'), ...args], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 ** 2 }).toString()) as Record<string, string>;
 
-await writeFile();
+const files = { numbers: path.join(dir, 'numbers.csv'), named: path.join(dir, 'named.csv'), namedRepeats: path.join(dir, 'named-repeats.csv'), numberRepeats: path.join(dir, 'number-repeats.csv') };
+const distinct = Array.from({ length: rows }, (_, i) => i);
+let people: Mailing[] | null = null;
+if (named) {
+  let directory: DirectoryEntry[];
+  if (directoryKind === 'local') {
+    // the production path: a 도로명주소 file imported into the store before the server starts
+    const jusoDir = path.join(dir, 'juso');
+    mkdirSync(jusoDir);
+    await writeAddressDbFixture(path.join(jusoDir, 'rnaddrkor_bench.txt'), buildings, { seed: 16 });
+    const t = performance.now();
+    cli('addresses', 'import', jusoDir);
+    console.log(`directory: ${buildings.toLocaleString('en-US')} buildings imported in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    directory = [...generateEntries(buildings, { seed: 16 })];
+  } else directory = [...sandboxWorld().entries];
+  people = mailings(directory);
+  await writeList(files.named, distinct, people);
+  const repeats = repeatedNumbers();
+  await writeList(files.namedRepeats, repeats, people);
+  await writeList(files.numberRepeats, repeats, null);
+}
+await writeList(files.numbers, distinct, null);
+
 const nts = await startChild([path.join(root, 'scripts/fake-nts.ts'), '--latency-ms', String(LATENCY_MS)], {}, logFile, '/').catch(() => null);
 if (!nts) throw new Error(`fake NTS did not start; see ${logFile}`);
 // the server runs with the node flags of `npm start` (its heap limits are part of what is measured)
 const startScript = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
 const nodeArgs = [...startScript.filter((a) => a.startsWith('--')), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-const server = await startChild([...nodeArgs, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url, ...(workers > 0 ? { BIZCHECK_ROLE: 'api' } : {}) }, logFile);
+let server = await startChild([...nodeArgs, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url, ...(workers > 0 ? { BIZCHECK_ROLE: 'api' } : {}) }, logFile);
 const workerProcs: Child[] = [];
 try {
   for (let i = 0; i < workers; i++) {
     const workerEnv = { ...env, NTS_BASE_URL: nts.url, NTS_CONCURRENCY: String(IN_FLIGHT / workers) };
     workerProcs.push(await startChild([...nodeArgs, path.join(root, 'src/cli/main.ts'), 'serve', '--role', 'worker'], workerEnv, logFile));
   }
-  const cli = (...args: string[]) =>
-    JSON.parse(execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'src/cli/main.ts'), ...args], { env: { ...process.env, ...env } }).toString()) as Record<string, string>;
   const acc = cli('accounts', 'create', '--email', `bench-${Date.now()}@example.com`, '--plan', 'enterprise');
-  cli('accounts', 'set-quota', '--account', acc.account_id!, '--limit', String(rows * 3));
+  cli('accounts', 'set-quota', '--account', acc.account_id!, '--limit', String(rows * 10));
+  const headers = { 'x-api-key': acc.api_key! };
 
-  async function runOnce(label: string): Promise<void> {
-    // the machine is shared: the load just before a run is part of its figures
-    console.log(`load average before ${label}: ${readFileSync('/proc/loadavg', 'utf8').trim()}`);
-    const t0 = performance.now();
-    const form = new FormData();
-    form.append('file', await openAsBlob(file), 'customers.csv');
-    const up = await fetch(`${server.url}/batch`, { method: 'POST', headers: { 'x-api-key': acc.api_key! }, body: form });
-    if (up.status !== 202) throw new Error(`upload: ${up.status} ${await up.text()}`);
-    const { job_id: jobId } = (await up.json()) as { job_id: string };
-    const uploadedS = (performance.now() - t0) / 1000;
-    let status = '';
-    // bounded: five times the upstream bound, then give up
-    while (performance.now() - t0 < Math.max(60_000, boundS * 5000)) {
+  async function waitDone(jobId: string, t0: number): Promise<string> {
+    // bounded: five times the upstream bound (at least ten minutes), then give up
+    while (performance.now() - t0 < Math.max(600_000, boundS * 5000)) {
       await new Promise((r) => setTimeout(r, pollMs));
-      let s: { status: string; processed: number };
+      let s: { status: string };
       try {
-        s = (await (await fetch(`${server.url}/batch/${jobId}?preview=0`, { headers: { 'x-api-key': acc.api_key! } })).json()) as typeof s;
+        s = (await (await fetch(`${server.url}/batch/${jobId}?preview=0`, { headers })).json()) as typeof s;
       } catch (err) {
         // a poll lost to a closing keep-alive socket is retried at the next tick; a dead server is not
         if (server.proc.exitCode !== null || server.proc.signalCode !== null) throw new Error(`the server died (${server.proc.exitCode ?? server.proc.signalCode}); see ${logFile}`, { cause: err });
         console.error(`poll failed (${String(err)}); retrying`);
         continue;
       }
-      status = s.status;
-      if (status === 'done' || status === 'failed') break;
+      if (s.status === 'done' || s.status === 'failed') return s.status;
     }
-    const wallS = (performance.now() - t0) / 1000;
-    console.log(
-      `${label.padEnd(16)} ${rows.toLocaleString('en-US')} rows  ${status}  wall ${wallS.toFixed(1)} s (upload ${uploadedS.toFixed(1)} s)  ` +
-        `${(wallS / boundS).toFixed(2)} × bound  ${Math.round(rows / wallS).toLocaleString('en-US')} rows/s  peak RSS ${peakRssMb(server.proc.pid!).toFixed(0)} MB` +
-        workerProcs.map((w, i) => `, worker ${i + 1} ${peakRssMb(w.proc.pid!).toFixed(0)} MB`).join(''),
-    );
+    return 'timed out';
   }
-  console.log(`bench:batch — ${rows.toLocaleString('en-US')} rows${withNames ? ' with names' : ''}, fake NTS ${LATENCY_MS} ms/call, ${IN_FLIGHT} in flight, upstream bound ${boundS.toFixed(1)} s, store ${pgUrl ? 'postgres' : 'sqlite'}${workers > 0 ? `, API process (role api) + ${workers} worker process(es), NTS_CONCURRENCY ${IN_FLIGHT / workers} each` : ''}`);
-  await runOnce('upstream');
-  await runOnce('all cached');
-  rmSync(file);
+
+  let reference: number | null = null;
+  async function runOnce(label: string, file: string): Promise<{ jobId: string; rate: number }> {
+    // the machine is shared: the load just before a run is part of its figures
+    const load = readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
+    for (const p of [server, ...workerProcs]) resetPeak(p.proc.pid!);
+    const t0 = performance.now();
+    const form = new FormData();
+    form.append('file', await openAsBlob(file), path.basename(file));
+    const up = await fetch(`${server.url}/batch`, { method: 'POST', headers, body: form });
+    if (up.status !== 202) throw new Error(`upload: ${up.status} ${await up.text()}`);
+    const { job_id: jobId } = (await up.json()) as { job_id: string };
+    const uploadedS = (performance.now() - t0) / 1000;
+    const status = await waitDone(jobId, t0);
+    const wallS = (performance.now() - t0) / 1000;
+    const t1 = performance.now();
+    const res = await fetch(`${server.url}/batch/${jobId}/results?format=csv`, { headers });
+    let bytes = 0;
+    for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
+    const downloadS = (performance.now() - t1) / 1000;
+    const rate = rows / wallS;
+    reference ??= rate;
+    console.log(
+      `${label.padEnd(24)} ${status}  upload ${uploadedS.toFixed(1)} s + processing ${(wallS - uploadedS).toFixed(1)} s = ${wallS.toFixed(1)} s  ` +
+        `${Math.round(rate).toLocaleString('en-US')} rows/s (${(rate / reference).toFixed(2)} × first)  ${(wallS / boundS).toFixed(2)} × bound  ` +
+        `download ${downloadS.toFixed(1)} s (${(bytes / 1024 ** 2).toFixed(0)} MB, ${res.status})  peak RSS ${peakRssMb(server.proc.pid!).toFixed(0)} MB` +
+        workerProcs.map((w, i) => `, worker ${i + 1} ${peakRssMb(w.proc.pid!).toFixed(0)} MB`).join('') + `  [load ${load}]`,
+    );
+    return { jobId, rate };
+  }
+
+  console.log(
+    `bench:batch — ${rows.toLocaleString('en-US')} rows${named ? ` named (상호, 주소 from the ${directoryKind === 'local' ? `imported directory of ${buildings.toLocaleString('en-US')} buildings` : 'sandbox directory'})` : ''}, ` +
+      `fake NTS ${LATENCY_MS} ms/call, ${IN_FLIGHT} in flight, upstream bound ${boundS.toFixed(1)} s, store ${pgUrl ? 'postgres' : 'sqlite'}` +
+      (workers > 0 ? `, API process (role api) + ${workers} worker process(es), NTS_CONCURRENCY ${IN_FLIGHT / workers} each` : ''),
+  );
+  if (!named) {
+    await runOnce('upstream', files.numbers);
+    reference = null;
+    await runOnce('all cached', files.numbers);
+  } else {
+    await runOnce('named, upstream', files.named);
+    reference = null;
+    await runOnce('numbers, cached', files.numbers);
+    const namedRun = await runOnce('named, cached', files.named);
+    await runOnce('named, 2–3× repeats', files.namedRepeats);
+    await runOnce('numbers, 2–3× repeats', files.numberRepeats);
+    if (labels > 0) {
+      // outcomes on the list's own rows (its numbers and addresses), a fifth of them returned
+      const t = performance.now();
+      for (let at = 0; at < labels; at += 50_000) {
+        const part = Array.from({ length: Math.min(50_000, labels - at) }, (_, k) => ({ row_id: at + k + 1, bounced: (at + k) % 5 === 0 }));
+        const res = await fetch(`${server.url}/batch/${namedRun.jobId}/labels`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify(part) });
+        if (res.status !== 200) throw new Error(`labels: ${res.status} ${await res.text()}`);
+      }
+      console.log(`recorded ${labels.toLocaleString('en-US')} outcomes in ${((performance.now() - t) / 1000).toFixed(1)} s`);
+      await runOnce(`named, ${Math.round(labels / 1000)}k labels`, files.named);
+    }
+  }
+  if (profile && !pgUrl && workers === 0) {
+    await server.stop();
+    server = await startChild([...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${profDir}`, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url }, logFile);
+    await runOnce(named ? 'named, cached (profiled)' : 'cached (profiled)', named ? files.named : files.numbers);
+    await server.stop();
+    for (const f of readdirSync(profDir).filter((n) => n.endsWith('.cpuprofile'))) console.log(`\nprofile of the last run (${f}):\n${profileSummary(path.join(profDir, f), rows)}`);
+  }
 } finally {
   for (const w of workerProcs) await w.stop();
   await server.stop();

@@ -11,10 +11,9 @@ import { seededRandom } from '../../src/domain/seeded-random.ts';
 import type { DirectoryEntry } from '../../src/domain/address/types.ts';
 import type { NtsRecord } from '../../src/domain/status.ts';
 import { unregisteredRecord } from '../../src/registry/sandbox.ts';
+import { damageOf, kindOf, SYLLABLES, TRADE_WORDS, type Damage, type Kind, type Trade, unitOf, writeAddress } from './as-written.ts';
 
-export type Trade = 'food' | 'beauty' | 'retail' | 'medical' | 'professional' | 'industrial' | 'wholesale' | 'realestate' | 'education' | 'none';
-export type Kind = 'apartment' | 'officetel' | 'office' | 'shop' | 'villa' | 'house';
-export type Damage = 'none' | 'jibun' | 'old_zip' | 'no_number' | 'wrong_number' | 'road_typo' | 'abbreviated';
+export type { Damage, Kind, Trade };
 
 /** One mailing: what the customer's list says, and the truth the world keeps to itself. */
 export interface Mailing {
@@ -55,22 +54,6 @@ export interface World {
   test: Mailing[][];
 }
 
-const SYLLABLES = ['가', '나', '다', '라', '마', '바', '사', '아', '자', '하', '한', '대', '신', '성', '영', '진', '미', '소', '정', '현', '우', '태', '동', '서', '남', '북'];
-const TRADE_WORDS: Record<Trade, string[]> = {
-  food: ['식당', '카페', '치킨', '분식', '국밥', '베이커리', '호프'],
-  beauty: ['헤어', '미용실', '네일'],
-  retail: ['마트', '상회', '슈퍼', '꽃집'],
-  medical: ['의원', '치과의원', '약국', '한의원'],
-  professional: ['세무회계', '법무사사무소', '특허사무소'],
-  industrial: ['정밀', '공업', '기계', '금속'],
-  wholesale: ['유통', '상사', '물산'],
-  realestate: ['공인중개사사무소', '부동산'],
-  education: ['학원', '교습소'],
-  none: ['', '컴퍼니', '코리아', '플러스'],
-};
-const SHORT_SIDO: Record<string, string> = {
-  서울특별시: '서울', 부산광역시: '부산', 인천광역시: '인천', 경기도: '경기', 강원특별자치도: '강원', 전북특별자치도: '전북', 경상남도: '경남', 세종특별자치시: '세종',
-};
 
 /** How a world turns a business's truth into the chance its letter comes back. */
 export type Process = (m: Omit<Mailing, 'p' | 'bounced'>, account: number) => number;
@@ -168,16 +151,6 @@ function numberOf(r: () => number, corporate: boolean, branch: boolean, seen: Se
   }
 }
 
-// the generator names a quarter of the buildings by kind; the rest are houses and small shops
-function kindOf(e: DirectoryEntry): Kind {
-  const n = e.buildingName;
-  if (/아파트/.test(n)) return 'apartment';
-  if (/오피스텔/.test(n)) return 'officetel';
-  if (/타워|빌딩|센터|프라자/.test(n)) return 'office';
-  if (/상가/.test(n)) return 'shop';
-  if (/빌라/.test(n)) return 'villa';
-  return 'house';
-}
 
 const dateText = (d: Date) => d.toISOString().slice(0, 10).replace(/-/g, '');
 
@@ -217,7 +190,7 @@ export function buildWorld(o: WorldOptions, asOf: Date): World {
     const unitMissing = multi && r() < 0.3;
     const movedAway = status === 'active' && r() < (o.movedShare?.(account) ?? 0.04) * (trade === 'food' || trade === 'beauty' || trade === 'retail' ? 2 : 1);
     const d = r();
-    const damage: Damage = d < 0.1 ? 'jibun' : d < 0.15 ? 'old_zip' : d < 0.18 ? 'no_number' : d < 0.22 ? 'wrong_number' : d < 0.27 ? 'road_typo' : d < 0.6 ? 'abbreviated' : 'none';
+    const damage = damageOf(d);
     const address = writeAddress(e, damage, unitMissing || !multi ? null : unitOf(kind, r), r, pick);
     const m = { account, bno, name, address, truth: { status, corporate, branch, trade, kind, closedYears, movedAway, unitMissing, damage } } as Omit<Mailing, 'p' | 'bounced'>;
     const p = o.process(m, account);
@@ -226,40 +199,4 @@ export function buildWorld(o: WorldOptions, asOf: Date): World {
   const pool = o.accounts.map((_, a) => Array.from({ length: o.poolRows }, () => mailing(a)));
   const test = o.accounts.map((_, a) => Array.from({ length: o.testRows }, () => mailing(a)));
   return { name: o.name, description: o.description, accounts: o.accounts, directory, apartments, records, pool, test };
-}
-
-function unitOf(kind: Kind, r: () => number): string {
-  const n = (lo: number, hi: number) => lo + Math.floor(r() * (hi - lo + 1));
-  if (kind === 'apartment') return `${n(101, 115)}동 ${n(1, 25)}0${n(1, 4)}호`;
-  if (kind === 'officetel') return `${n(2, 20)}${String(n(1, 30)).padStart(2, '0')}호`;
-  if (kind === 'villa') return `${n(1, 4)}0${n(1, 3)}호`;
-  return `${n(1, 15)}층`;
-}
-
-/** The address as the customer's list has it: the building's, with this row's damage. */
-function writeAddress(e: DirectoryEntry, damage: Damage, unit: string | null, r: () => number, pick: <T>(xs: readonly T[]) => T): string {
-  const sido = damage === 'abbreviated' ? (SHORT_SIDO[e.sido] ?? e.sido) : e.sido;
-  const region = [sido, e.sigungu].filter(Boolean).join(' ');
-  const tail = unit ? `, ${unit}` : '';
-  const num = `${e.underground ? '지하 ' : ''}${e.buildingMain}${e.buildingSub ? `-${e.buildingSub}` : ''}`;
-  switch (damage) {
-    case 'jibun':
-      return `${region} ${e.ri ? `${e.eupmyeondong} ${e.ri}` : e.eupmyeondong} ${e.jibunMountain ? '산' : ''}${e.jibunMain}${e.jibunSub ? `-${e.jibunSub}` : ''}${tail}`;
-    case 'old_zip':
-      return `(${String(100 + Math.floor(r() * 800))}-${String(100 + Math.floor(r() * 800))}) ${region} ${e.roadName} ${num}${tail}`;
-    case 'no_number':
-      return `${region} ${e.roadName}${tail}`;
-    case 'wrong_number':
-      return `${region} ${e.roadName} ${e.buildingMain + 700}${tail}`;
-    case 'road_typo': {
-      // one syllable of the road's name (not its 로/길 or numbers) replaced by a near one
-      const chars = Array.from(e.roadName);
-      const at = chars.findIndex((c) => /[가-힣]/.test(c) && c !== '로' && c !== '길' && c !== '번');
-      if (at >= 0) chars[at] = pick(SYLLABLES.filter((s) => s !== chars[at]));
-      return `${region} ${chars.join('')} ${num}${tail}`;
-    }
-    case 'abbreviated':
-    case 'none':
-      return `${region} ${e.roadName} ${num}${tail}`;
-  }
 }

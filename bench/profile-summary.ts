@@ -6,8 +6,11 @@ interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number };
 }
+interface ProfileTree extends ProfileNode {
+  children?: number[];
+}
 interface CpuProfile {
-  nodes: ProfileNode[];
+  nodes: ProfileTree[];
   samples: number[];
   timeDeltas: number[];
 }
@@ -53,7 +56,32 @@ export function profileSummary(file: string, rows: number): string {
   const line = (name: string, us: number) => `  ${name.padEnd(44)} ${(us / 1000).toFixed(0).padStart(7)} ms  ${(us / rows).toFixed(2).padStart(7)} µs/row  ${((100 * us) / busy).toFixed(1).padStart(5)} %`;
   const out = [`busy ${(busy / 1e6).toFixed(1)} s (${(busy / rows).toFixed(2)} µs/row over ${rows.toLocaleString('en-US')} rows); idle ${((parts.get('idle') ?? 0) / 1e6).toFixed(1)} s`, 'by part (self time):'];
   for (const [name, us] of [...parts].filter(([n]) => n !== 'idle').toSorted((a, b) => b[1] - a[1]).slice(0, 16)) out.push(line(name, us));
+  out.push('store time by the query method that ran it (self time in the SQL layer):');
+  for (const [name, us] of storeCallers(p, self).slice(0, 8)) out.push(line(name.slice(0, 44), us));
   out.push('costliest functions (self time):');
   for (const [name, us] of [...fns].toSorted((a, b) => b[1] - a[1]).slice(0, 15)) out.push(line(name.slice(0, 44), us));
   return out.join('\n');
+}
+
+/** Self time spent in the SQL layer (src/store/sql-*.ts), by the first store method above it. */
+function storeCallers(p: CpuProfile, self: ReadonlyMap<number, number>): [string, number][] {
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const out = new Map<string, number>();
+  for (const [id, us] of self) {
+    if (!/\/src\/store\/sql-/.test(byId.get(id)!.callFrame.url)) continue;
+    let at = parent.get(id);
+    let name = '(unknown)';
+    while (at !== undefined) {
+      const f = byId.get(at)!.callFrame;
+      if (!/\/src\/store\/sql/.test(f.url) && f.functionName) {
+        name = `${f.functionName} ${f.url.replace(/^.*\/src\//, '')}`;
+        break;
+      }
+      at = parent.get(at);
+    }
+    out.set(name, (out.get(name) ?? 0) + us);
+  }
+  return [...out].toSorted((a, b) => b[1] - a[1]);
 }

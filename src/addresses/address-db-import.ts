@@ -154,5 +154,6 @@ export async function importAddressDb(dir: string, sink: AddressStore, opts: Imp
   if (rows === 0 && skipped > 0) {
     throw new Error(`none of the ${skipped} lines in ${dir} is a building line of the 도로명주소 한글 files (24 '|'-separated columns, rnaddrkor_*.txt); was another product downloaded?`);
   }
+  await sink.analyze();
   return { files: files.length, rows, skipped };
 }

@@ -6,7 +6,7 @@
 
 import { roadNameDistance, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
-import type { AddressStore } from '../store/address-store.ts';
+import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 
 /** Rows fetched when a filter the store cannot apply (the 시도 of a road search) runs afterwards. */
 const OVERFETCH = 4;
@@ -45,7 +45,32 @@ export class LocalDirectory implements AddressDirectory {
     return near.toSorted((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1)).slice(0, NEAR_ROADS).map((n) => n.name);
   }
 
-  async find(q: ParsedAddress, limit = 20): Promise<DirectoryEntry[]> {
+  /**
+   * find() of many addresses (a batch chunk's): the buildings written with a road, number and
+   * 시군구 — most of a list — are looked up in one statement first; each address then goes the
+   * way find() goes, with that answer in place of its first question. Same candidates as find().
+   */
+  async findMany(qs: readonly ParsedAddress[], limit = 20): Promise<DirectoryEntry[][]> {
+    const keys: RoadKey[] = [];
+    for (const q of qs) {
+      const k = exactKeyOf(q);
+      if (k) keys.push(k);
+    }
+    const known = keys.length > 0 && limit > 0 ? await this.#store.findByRoadMany(keys, limit) : new Map<string, DirectoryEntry[]>();
+    const out: DirectoryEntry[][] = [];
+    for (const q of qs) {
+      const k = exactKeyOf(q);
+      out.push(await this.#find(q, limit, k ? known.get(roadKey(k)) : undefined));
+    }
+    return out;
+  }
+
+  find(q: ParsedAddress, limit = 20): Promise<DirectoryEntry[]> {
+    return this.#find(q, limit, undefined);
+  }
+
+  /** `byRoad`: the answer to the first question (the building as written, in its 시군구), when known already. */
+  async #find(q: ParsedAddress, limit: number, byRoad: DirectoryEntry[] | undefined): Promise<DirectoryEntry[]> {
     if (limit <= 0) return [];
     const { road, jibun } = q;
     const inSido = (e: DirectoryEntry): boolean => q.sido === null || e.sido === q.sido;
@@ -55,7 +80,7 @@ export class LocalDirectory implements AddressDirectory {
     //    may carry both forms; both are evidence for the same building)
     const exact: DirectoryEntry[] = [];
     if (road) {
-      const found = await this.#store.findByRoad(q.sigungu, road.name, road.main, road.sub, q.sigungu === null ? wide : limit);
+      const found = byRoad ?? (await this.#store.findByRoad(q.sigungu, road.name, road.main, road.sub, q.sigungu === null ? wide : limit));
       exact.push(...prefer(found.filter(inSido), (e) => e.underground === road.underground));
     }
     if (jibun) {
@@ -99,6 +124,13 @@ export class LocalDirectory implements AddressDirectory {
   }
 
   async close(): Promise<void> {}
+}
+
+/** The first question find() asks of an address, when findByRoadMany can answer it. */
+function exactKeyOf(q: ParsedAddress): RoadKey | null {
+  const { road } = q;
+  if (!road || q.sigungu === null) return null;
+  return { sigungu: q.sigungu, roadName: road.name, main: road.main, sub: road.sub };
 }
 
 /** Stable: matching entries first, each group in the store's order. */

@@ -108,26 +108,32 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   }
   const scored: ChunkOutput['scored'] = new Map();
   const counts: Tally = { byStatus: {}, byGrade: {} };
+  const named: { row: BatchRowInput; name: string; v: ReturnType<typeof verificationOf> }[] = [];
   for (const row of rows) {
     const name = row.name?.trim();
-    const validation = validations.get(row.rowId);
-    if (!name) {
-      if (validation) {
-        // its answer alone would not rebuild it: kept like a scored row, with nothing scored
-        const v = verificationOf(row, answers, job.accountId);
-        scored.set(row.rowId, { result: { ...v, validation }, features: null, addressKey: null });
-      }
-      const status = statusOf(row, answers);
-      counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
+    if (name) {
+      named.push({ row, name, v: verificationOf(row, answers, job.accountId) });
       continue;
     }
-    const v = verificationOf(row, answers, job.accountId);
-    const assessed = await deps.assess.assess(account, v, { name, address: row.address ?? undefined }, 'ko', deps.now());
-    const result = { ...v, ...assessed.fields, address: assessed.address, ...(validation ? { validation } : {}) };
-    scored.set(row.rowId, { result, features: assessed.features, addressKey: assessed.addressKey });
+    const validation = validations.get(row.rowId);
+    if (validation) {
+      // its answer alone would not rebuild it: kept like a scored row, with nothing scored
+      const v = verificationOf(row, answers, job.accountId);
+      scored.set(row.rowId, { result: { ...v, validation }, features: null, addressKey: null });
+    }
+    const status = statusOf(row, answers);
+    counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
+  }
+  // the chunk's named rows are assessed together (the same result each would get alone)
+  const assessed = named.length === 0 ? [] : await deps.assess.assessMany(account, named.map(({ row, name, v }) => ({ v, name, address: row.address })), 'ko', deps.now());
+  named.forEach(({ row, v }, i) => {
+    const a = assessed[i]!;
+    const validation = validations.get(row.rowId);
+    const result = { ...v, ...a.fields, address: a.address, ...(validation ? { validation } : {}) };
+    scored.set(row.rowId, { result, features: a.features, addressKey: a.addressKey });
     counts.byStatus[result.biz_status] = (counts.byStatus[result.biz_status] ?? 0) + 1;
     if (result.grade) counts.byGrade[result.grade] = (counts.byGrade[result.grade] ?? 0) + 1;
-  }
+  });
   return { output: { answers, scored }, numbers, counts, rows: rows.length };
 }
 

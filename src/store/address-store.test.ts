@@ -3,7 +3,9 @@ import { after, before, test } from 'node:test';
 import type { DirectoryEntry } from '../domain/address/types.ts';
 import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
 import { generateEntries } from '../addresses/address-db-fixture.ts';
-import { ADDRESS_BATCH_SIZE } from './address-store.ts';
+import { ADDRESS_BATCH_SIZE, roadKey } from './address-store.ts';
+
+const many1 = (m: Map<string, DirectoryEntry[]>): DirectoryEntry[] => [...m.values()][0]!;
 
 const T = { timeout: 30_000 };
 
@@ -90,5 +92,31 @@ describeEachAddressStore('AddressStore', (kind) => {
     const found = await db.store.findByRoad(sample.sigungu, sample.roadName, sample.buildingMain, sample.buildingSub, 50);
     assert.ok(found.some((e) => e.buildingId === sample.buildingId));
     assert.deepEqual(found.find((e) => e.buildingId === sample.buildingId), sample);
+  });
+});
+
+describeEachAddressStore('AddressStore, many buildings at once', (kind) => {
+  const underground = entry({ buildingId: '1168010100107370000000009', underground: true, buildingName: '', roadAddress: '서울특별시 강남구 테헤란로 지하 152' });
+  let db: OpenAddressStore;
+  before(async () => {
+    db = await openAddressStore(kind);
+    await db.store.upsertEntries([underground, ...ALL]);
+  });
+  after(() => db.close());
+
+  test('findByRoadMany answers each key as findByRoad does: same rows, same order, absent ones empty, repeats once', T, async () => {
+    const keys = [
+      { sigungu: '강남구', roadName: '테헤란로', main: 152, sub: 0 },
+      { sigungu: '강남구', roadName: '테헤란로', main: 152, sub: 2 },
+      { sigungu: '양평군', roadName: '중앙로', main: 7, sub: 0 },
+      { sigungu: '강남구', roadName: '테헤란로', main: 999, sub: 0 },
+      { sigungu: '강남구', roadName: '테헤란로', main: 152, sub: 0 },
+    ];
+    for (const limit of [1, 20]) {
+      const many = await db.store.findByRoadMany(keys, limit);
+      assert.equal(many.size, 4);
+      for (const k of keys) assert.deepEqual(many.get(roadKey(k)), await db.store.findByRoad(k.sigungu, k.roadName, k.main, k.sub, limit), `${JSON.stringify(k)}, limit ${limit}`);
+    }
+    assert.deepEqual(ids(many1(await db.store.findByRoadMany(keys, 20))), [GFC.buildingId, underground.buildingId]);
   });
 });

@@ -59,18 +59,33 @@ export class LabelStore extends OverSql {
 
   /** The account's recorded outcomes for a business number and for an address: two rows read, whatever the label count. */
   async counts(accountId: string, bno: string, addressKey: string | null): Promise<LabelCounts> {
+    return (await this.countsMany(accountId, [{ bno, addressKey }]))[0]!;
+  }
+
+  /**
+   * counts() of many mailings in one statement (a batch chunk's): the tallies of their distinct
+   * numbers and addresses, read by index, whatever the account's label count.
+   */
+  async countsMany(accountId: string, mailings: readonly { bno: string; addressKey: string | null }[]): Promise<LabelCounts[]> {
+    const bnos = [...new Set(mailings.map((m) => m.bno))];
+    const keys = [...new Set(mailings.flatMap((m) => (m.addressKey === null ? [] : [m.addressKey])))];
     const rows = await this.sql.all(
-      `SELECT kind, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'b_no' AND value = ?
+      `SELECT kind, value, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'b_no' AND value = ANY(?::text[])
        UNION ALL
-       SELECT kind, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'address' AND value = ?`,
-      [accountId, bno, accountId, addressKey],
+       SELECT kind, value, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'address' AND value = ANY(?::text[])`,
+      [accountId, bnos, accountId, keys],
     );
-    const out: LabelCounts = { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 };
-    for (const r of rows) {
-      if (r.kind === 'b_no') [out.bizBounced, out.bizDelivered, out.bizGone, out.bizAbsent] = [num(r, 'bounced'), num(r, 'delivered'), num(r, 'gone'), num(r, 'absent')];
-      else [out.addressBounced, out.addressDelivered] = [num(r, 'bounced'), num(r, 'delivered')];
-    }
-    return out;
+    const byNumber = new Map<string, Record<string, unknown>>();
+    const byAddress = new Map<string, Record<string, unknown>>();
+    for (const r of rows) (r.kind === 'b_no' ? byNumber : byAddress).set(String(r.value), r);
+    return mailings.map((m) => {
+      const b = byNumber.get(m.bno);
+      const a = m.addressKey === null ? undefined : byAddress.get(m.addressKey);
+      return {
+        bizBounced: b ? num(b, 'bounced') : 0, bizDelivered: b ? num(b, 'delivered') : 0, bizGone: b ? num(b, 'gone') : 0, bizAbsent: b ? num(b, 'absent') : 0,
+        addressBounced: a ? num(a, 'bounced') : 0, addressDelivered: a ? num(a, 'delivered') : 0,
+      };
+    });
   }
 
   /** Labels recorded or changed after `since` (ISO), or all of them. */

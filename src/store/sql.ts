@@ -74,6 +74,11 @@ export function listTable(dialect: Dialect, type: 'text' | 'int'): string {
   return dialect === 'postgres' ? `unnest(?::${type}[]) AS list (value)` : 'json_each(?)';
 }
 
+/** A JSON array parameter (its text) read as a table `k` of one column, `value`, each element as JSON (read its parts with `->>`). */
+export function jsonListTable(dialect: Dialect): string {
+  return dialect === 'postgres' ? 'jsonb_array_elements(?::jsonb) AS k (value)' : 'json_each(?) AS k';
+}
+
 /** A unique or primary key refused the row (either engine). */
 export function isUniqueViolation(err: unknown): boolean {
   const e = err as { code?: string; errcode?: string; message?: string };

@@ -1,12 +1,13 @@
-// The bounce-risk assessment of one mailing: the address checked against the directory, the
+// The bounce-risk assessment of a mailing (or of a batch chunk's mailings at once): the address checked against the directory, the
 // account's own recorded outcomes, what the name says, and the current model. Pure parts live in
 // src/domain; this module only gathers their inputs.
-import type { AddressMatch, ParsedAddress } from '../domain/address/types.ts';
+import type { AddressCheck, AddressService } from '../addresses/address-service.ts';
+import type { LabelCounts } from '../domain/label.ts';
 import { jibunAddressOf, referenceOf } from '../domain/address/official-form.ts';
 import type { Locale } from '../domain/locale.ts';
 import { featurize } from '../domain/model/features.ts';
 import { assess, reasonsOf } from '../domain/model/score.ts';
-import type { Assessment, AssessmentInput } from '../domain/model/types.ts';
+import type { AccountAdjustment, Assessment, AssessmentInput, ModelParams } from '../domain/model/types.ts';
 import { nameSignals } from '../domain/name-signals.ts';
 import { formatReason, ntsDate, statusReason, type AddressReport, type Verification } from '../domain/verification.ts';
 import { toSeoulIso } from '../domain/quota-period.ts';
@@ -14,8 +15,13 @@ import type { ModelProvider } from '../model/model-provider.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 
-export interface AddressChecker {
-  check(raw: string): Promise<AddressMatch & { parsed: ParsedAddress }>;
+export type AddressChecker = Pick<AddressService, 'checkMany'>;
+
+/** One mailing to assess: its verification, and the name and address the customer wrote. */
+export interface Mailing {
+  v: Verification;
+  name: string;
+  address?: string | null | undefined;
 }
 
 export interface AssessedMailing {
@@ -31,7 +37,7 @@ export interface AssessedMailing {
 export interface AssessServiceDeps {
   addresses: AddressChecker;
   models: ModelProvider;
-  store: Pick<Store, 'labels'>;
+  store: { labels: Pick<Store['labels'], 'countsMany'> };
   log?: { warn(obj: object, msg: string): void };
 }
 
@@ -45,21 +51,41 @@ export class AssessService {
   }
 
   async assess(account: Account, v: Verification, input: { name: string; address?: string | undefined }, locale: Locale, asOf: Date): Promise<AssessedMailing> {
-    const raw = input.address?.trim() ?? '';
-    let match: (AddressMatch & { parsed: ParsedAddress }) | null = null;
-    let unavailable = false;
-    if (raw) {
-      try {
-        match = await this.#d.addresses.check(raw);
-      } catch (err) {
-        // the address directory being down must not fail the lookup: score without the address
-        unavailable = true;
-        this.#d.log?.warn({ err }, 'address directory unavailable; assessing without the address');
-      }
+    return (await this.assessMany(account, [{ v, ...input }], locale, asOf))[0]!;
+  }
+
+  /**
+   * assess() of many mailings of one account (a batch chunk's), with the same result for each:
+   * each distinct address checked once and the directory asked for them together, the
+   * account's outcomes read in one statement, the model looked up once.
+   */
+  async assessMany(account: Account, mailings: readonly Mailing[], locale: Locale, asOf: Date): Promise<AssessedMailing[]> {
+    const raws = mailings.map((m) => m.address?.trim() ?? '');
+    const wanted = [...new Set(raws.filter((r) => r !== ''))];
+    const checks = wanted.length === 0 ? new Map<string, AddressCheck | Error>() : await this.#d.addresses.checkMany(wanted);
+    const matches = raws.map((raw): AddressCheck | Error | null => (raw ? (checks.get(raw) ?? new Error('the address was not checked')) : null));
+    for (const m of new Set(matches)) {
+      // the address directory being down must not fail the lookup: score without the address
+      if (m instanceof Error) this.#d.log?.warn({ err: m }, 'address directory unavailable; assessing without the address');
     }
-    const addressKey = match?.entry?.buildingId ?? (raw ? normaliseAddressKey(raw) : null);
-    const history = await this.#d.store.labels.counts(account.id, v.b_no, addressKey);
-    const signals = nameSignals(input.name, v.entity_type);
+    const keys = matches.map((m, i) => (m instanceof Error || m === null ? (raws[i] ? normaliseAddressKey(raws[i]) : null) : (m.entry?.buildingId ?? normaliseAddressKey(raws[i]!))));
+    const history = await this.#d.store.labels.countsMany(account.id, mailings.map((m, i) => ({ bno: m.v.b_no, addressKey: keys[i]! })));
+    const model = await this.#d.models.current();
+    const adjustment = await this.#d.models.accountAdjustment(account.id, model);
+    const signals = new Map<string, ReturnType<typeof nameSignals>>();
+    return mailings.map((m, i) => {
+      const match = matches[i]!;
+      const signalKey = `${m.v.entity_type}\u0000${m.name}`;
+      let name = signals.get(signalKey);
+      if (!name) signals.set(signalKey, (name = nameSignals(m.name, m.v.entity_type)));
+      return this.#scored(m.v, match instanceof Error ? null : match, match instanceof Error, keys[i]!, history[i]!, name, { model, adjustment, locale, asOf });
+    });
+  }
+
+  #scored(
+    v: Verification, match: AddressCheck | null, unavailable: boolean, addressKey: string | null, history: LabelCounts, signals: ReturnType<typeof nameSignals>,
+    { model, adjustment, locale, asOf }: { model: ModelParams; adjustment: AccountAdjustment | null; locale: Locale; asOf: Date },
+  ): AssessedMailing {
     const modelInput: AssessmentInput = {
       status: v.biz_status,
       // a conversion's date is when the branch number closed: the status text shows it
@@ -80,8 +106,6 @@ export class AssessService {
       // closure recency is counted in Seoul calendar days
       asOf: toSeoulIso(asOf).slice(0, 10),
     };
-    const model = await this.#d.models.current();
-    const adjustment = await this.#d.models.accountAdjustment(account.id, model);
     const assessment = assess(model, modelInput, { account: adjustment });
     const reasons = reasonsOf(assessment, locale);
     // active is the model's reference (weight 0), so it has no contribution; say it anyway

@@ -55,6 +55,8 @@ export interface AddressDirectory {
   readonly source: 'juso' | 'local' | 'sandbox';
   /** Candidates for the parsed address, best first, at most `limit` (default 20). Throws on upstream failure. */
   find(query: ParsedAddress, limit?: number): Promise<DirectoryEntry[]>;
+  /** find() of each query, when the directory answers many at once for less than one at a time. */
+  findMany?(queries: readonly ParsedAddress[], limit?: number): Promise<DirectoryEntry[][]>;
   close(): Promise<void>;
 }
 

@@ -19,7 +19,8 @@
 // ratio to the numbers-only run, and the server's peak RSS during it.
 //
 // BENCH_PROFILE=1 then restarts the server under --cpu-prof on the same data, runs the all-cached
-// list once more (named when BENCH_NAMED=1) and prints where that run's CPU time went (self time
+// list once more (named when BENCH_NAMED=1; or BENCH_PROFILE=numbers|named|named-repeats|
+// number-repeats) and prints where that run's CPU time went (self time
 // by part of the code: file parsing, address parsing, directory, matching, scoring, store, JSON,
 // HTTP, GC), in ms and µs per row. (Embedded store only: the new server needs the old one's data.)
 // BENCH_DATABASE_URL=postgres://… runs the server on PostgreSQL (a fresh schema, dropped after);
@@ -48,7 +49,8 @@ const named = process.env.BENCH_NAMED === '1';
 const buildings = Number(process.env.BENCH_BUILDINGS ?? 200_000);
 const directoryKind = process.env.BENCH_DIRECTORY === 'sandbox' ? 'sandbox' : 'local';
 const labels = Number(process.env.BENCH_LABELS ?? 0);
-const profile = process.env.BENCH_PROFILE === '1';
+// which list the profiled run uploads: 1 = the named list (numbers only without BENCH_NAMED), or a list by name
+const profile = process.env.BENCH_PROFILE ?? '';
 const LATENCY_MS = 100;
 const IN_FLIGHT = 10;
 const boundS = (rows / 100) * (LATENCY_MS / 1000) / IN_FLIGHT;
@@ -266,10 +268,13 @@ try {
       await runOnce(`named, ${Math.round(labels / 1000)}k labels`, files.named);
     }
   }
-  if (profile && !pgUrl && workers === 0) {
+  if (profile !== '' && !pgUrl && workers === 0) {
     await server.stop();
     server = await startChild([...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${profDir}`, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url }, logFile);
-    await runOnce(named ? 'named, cached (profiled)' : 'cached (profiled)', named ? files.named : files.numbers);
+    const which = profile === '1' ? (named ? 'named' : 'numbers') : profile;
+    const list = { numbers: files.numbers, named: files.named, 'named-repeats': files.namedRepeats, 'number-repeats': files.numberRepeats }[which];
+    if (!list) throw new Error(`BENCH_PROFILE: 1, numbers, named, named-repeats or number-repeats (the last three need BENCH_NAMED=1), not ${which}`);
+    await runOnce(`${which}, cached (profiled)`, list);
     await server.stop();
     for (const f of readdirSync(profDir).filter((n) => n.endsWith('.cpuprofile'))) console.log(`\nprofile of the last run (${f}):\n${profileSummary(path.join(profDir, f), rows)}`);
   }

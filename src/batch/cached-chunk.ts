@@ -12,7 +12,7 @@ import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
 import type { BatchRowInput, ChosenHeaders, ChunkCompletion, Tally } from '../domain/batch.ts';
 import type { DistinctAnswer } from './chunk-codec.ts';
 import { lookupNumber, validationInputOf } from './job-rows.ts';
-import type { EvidenceInput } from '../domain/evidence.ts';
+import { type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
 
 /** Cache entries alike but for the number, as the store groups them for one chunk. */
 export interface CachedGroup {
@@ -56,8 +56,9 @@ export function groupEvidence(groups: readonly CachedGroup[], accountId: string)
   for (const g of groups) {
     if (g.template === null || g.source === null || g.checkedAt === null) continue;
     const template = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
+    const recordJson = recordJsonFor(template);
     for (const bno of JSON.parse(g.numbers) as string[]) {
-      out.push({ accountId, bno, api: 'status', source: g.source, checkedAt: g.checkedAt, record: { b_no: bno, ...template } });
+      out.push({ accountId, bno, api: 'status', source: g.source, checkedAt: g.checkedAt, record: { b_no: bno, ...template }, recordJson: recordJson(bno) });
     }
   }
   return out;

@@ -47,15 +47,25 @@ export function answerEvidence(accountId: string, bno: string, answer: StatusAns
 
 /**
  * The unscored result of a row of `accountId`'s job, given the answers of its chunk's numbers;
- * it names the evidence of its number's answer, which processing kept.
+ * it names the evidence of its number's answer, which processing kept. `ids`: the chunk's
+ * evidence ids by number, filled as they are derived (two SHA-256 a number, not a row).
  */
-export function verificationOf(row: BatchRowInput, answers: Answers, accountId: string): Verification {
+export function verificationOf(row: BatchRowInput, answers: Answers, accountId: string, ids?: Map<string, string>): Verification {
   const bno = lookupNumber(row);
   if (bno === null) return buildVerification(row.bno ?? row.bnoRaw, null, { invalid: true, locale: 'ko' });
   const answer = answerOf(answers, bno);
   const v = buildVerification(bno, answer, { invalid: false, locale: 'ko' });
-  return answer ? { ...v, verification_id: evidenceOf(answerEvidence(accountId, bno, answer)).id } : v;
+  if (!answer) return v;
+  let id = ids?.get(bno);
+  if (id === undefined) {
+    id = evidenceOf(answerEvidence(accountId, bno, answer)).id;
+    ids?.set(bno, id);
+  }
+  return { ...v, verification_id: id };
 }
+
+/** Evidence ids derived for a read chunk's output, kept while the output is (a chunk's rows repeat numbers). */
+const readIds = new WeakMap<ChunkOutput, Map<string, string>>();
 
 /** verificationOf(row, answers).biz_status without building the result (for the counts). */
 export function statusOf(row: BatchRowInput, answers: Answers): BizStatus {
@@ -70,7 +80,9 @@ export function rowOf(chunk: StoredChunk, row: BatchRowInput, accountId: string)
   if (!out) return { ...row, result: null, features: null, addressKey: null };
   const scored = out.scored.get(row.rowId);
   if (scored) return { ...row, result: scored.result, features: scored.features, addressKey: scored.addressKey };
-  return { ...row, result: verificationOf(row, out.answers, accountId) as unknown as Record<string, unknown>, features: null, addressKey: null };
+  let ids = readIds.get(out);
+  if (!ids) readIds.set(out, (ids = new Map()));
+  return { ...row, result: verificationOf(row, out.answers, accountId, ids) as unknown as Record<string, unknown>, features: null, addressKey: null };
 }
 
 /** Rows in file order after `afterRowId`, at most `limit`. */

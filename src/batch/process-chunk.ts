@@ -8,7 +8,7 @@ import { type BatchJob, type BatchRowInput, type ChunkCompletion, type ChunkOutp
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { answerEvidence, lookupNumber, statusOf, validationInputOf, verificationOf } from './job-rows.ts';
-import type { EvidenceInput } from '../domain/evidence.ts';
+import { type Evidence, type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
 import { rowValidation, type RowValidation, type RowValidationInput, type ValidateQuery, validateKey, type Validator } from '../domain/validation.ts';
 
 export interface ChunkInputs {
@@ -25,7 +25,7 @@ export interface ChunkDeps {
   /** 진위확인 for rows with a representative and an opening date; none = they are `unanswered` */
   validator?: Validator;
   /** keeps the evidence of every answer the chunk's rows rest on (none: not kept) */
-  evidence?: { record(inputs: readonly EvidenceInput[]): Promise<unknown> };
+  evidence?: { record(inputs: readonly EvidenceInput[]): Promise<readonly Evidence[]> };
   now: () => Date;
   /** how long a job waits for NTS to answer again, and how often it asks; none = never wait */
   wait?: { waitMs: number; retryMs: number };
@@ -95,10 +95,20 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
 
   const { validations, errors: validateErrors } = await validateRows(deps, job, rows);
   // the rows name these records (verification_id): they are kept before the rows are committed
+  const ids = new Map<string, string>();
   if (deps.evidence) {
     const kept: EvidenceInput[] = [];
-    for (const [bno, answer] of answers) if (answer) kept.push(answerEvidence(job.accountId, bno, answer));
-    await deps.evidence.record(kept);
+    // alike answers (most of a chunk's) share their canonical JSON but for the number
+    const shapes = new Map<string, (bno: string) => string>();
+    for (const [bno, answer] of answers) {
+      if (!answer) continue;
+      const { b_no: own, ...rest } = answer.record;
+      const shape = JSON.stringify(rest);
+      let json = shapes.get(shape);
+      if (!json) shapes.set(shape, (json = recordJsonFor(rest)));
+      kept.push({ ...answerEvidence(job.accountId, bno, answer), ...(typeof own === 'string' ? { recordJson: json(own) } : {}) });
+    }
+    for (const e of await deps.evidence.record(kept)) ids.set(e.bno, e.id);
   }
   // NTS down (or the day's allowance spent) for 진위확인 waits like a status lookup does, so an
   // outage does not leave rows unanswered that an hour later would have been answered
@@ -112,13 +122,13 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   for (const row of rows) {
     const name = row.name?.trim();
     if (name) {
-      named.push({ row, name, v: verificationOf(row, answers, job.accountId) });
+      named.push({ row, name, v: verificationOf(row, answers, job.accountId, ids) });
       continue;
     }
     const validation = validations.get(row.rowId);
     if (validation) {
       // its answer alone would not rebuild it: kept like a scored row, with nothing scored
-      const v = verificationOf(row, answers, job.accountId);
+      const v = verificationOf(row, answers, job.accountId, ids);
       scored.set(row.rowId, { result: { ...v, validation }, features: null, addressKey: null });
     }
     const status = statusOf(row, answers);

@@ -44,6 +44,8 @@ export interface EvidenceInput {
   checkedAt: string;
   /** the record exactly as NTS sent it */
   record: unknown;
+  /** canonicalJson(record), when the caller has it already (recordJsonFor) */
+  recordJson?: string;
 }
 
 export interface Evidence extends EvidenceInput {
@@ -53,10 +55,23 @@ export interface Evidence extends EvidenceInput {
 }
 
 export function evidenceOf(e: EvidenceInput): Evidence {
-  const recordSha256 = sha256(canonicalJson(e.record));
+  const recordSha256 = sha256(e.recordJson ?? canonicalJson(e.record));
   // an array of strings: JSON.stringify is already canonical
   const id = `ver_${sha256(JSON.stringify([e.accountId, e.api, e.source, e.bno, e.checkedAt, recordSha256])).slice(0, 32)}`;
   return { ...e, id, recordSha256 };
+}
+
+/**
+ * canonicalJson({ b_no, ...rest }) for the many numbers whose records share `rest` (a batch
+ * chunk's alike answers): `rest` is canonicalised once and each number spliced in front, where
+ * sorting puts "b_no" when every other key sorts after it (the NTS record's do); otherwise
+ * each record is canonicalised whole.
+ */
+export function recordJsonFor(rest: Readonly<Record<string, unknown>>): (bno: string) => string {
+  const keys = Object.keys(rest).filter((k) => rest[k] !== undefined);
+  if (!keys.every((k) => k > 'b_no')) return (bno) => canonicalJson({ ...rest, b_no: bno });
+  const tail = canonicalJson(rest);
+  return tail === '{}' ? (bno) => `{"b_no":${JSON.stringify(bno)}}` : (bno) => `{"b_no":${JSON.stringify(bno)},${tail.slice(1)}`;
 }
 
 /** The text that is signed: every field of the record that an auditor relies on, canonical. */

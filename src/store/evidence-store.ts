@@ -41,7 +41,7 @@ export class EvidenceStore extends OverSql {
       await this.sql.run(
         `INSERT INTO evidence (id, account_id, b_no, api, source, checked_at, record, record_sha256, created_at)
          VALUES ${part.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')} ON CONFLICT (id) DO NOTHING`,
-        part.flatMap((e) => [e.id, e.accountId, e.bno, e.api, e.source, e.checkedAt, JSON.stringify(e.record), e.recordSha256, at]),
+        part.flatMap((e) => [e.id, e.accountId, e.bno, e.api, e.source, e.checkedAt, e.recordJson ?? JSON.stringify(e.record), e.recordSha256, at]),
       );
     }
   }

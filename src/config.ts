@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { Value } from 'typebox/value';
 import path from 'node:path';
+import { availableParallelism } from 'node:os';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 export const ROLES = ['all', 'api', 'worker'] as const;
@@ -31,6 +32,7 @@ export const EnvSchema = Type.Object({
     description: 'auto: juso with JUSO_CONFM_KEY, else the imported local directory when it has rows, else the sandbox',
   }),
   JUSO_CONFM_KEY: Type.Optional(Type.String({ description: '도로명주소 검색 API confirmation key' })),
+  ADDRESS_THREADS: Int(0, 64, Math.max(1, availableParallelism() - 1), "worker threads that check a batch chunk's addresses (parse, directory lookups, match) beside the main thread; 0 checks them in-process. Default: the cores but one"),
   JUSO_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://business.juso.go.kr', description: '도로명주소 검색 API base URL' }),
   MODEL_REFIT_MIN_LABELS: Int(1, 1_000_000, 200, 'new or changed labels that trigger a model refit'),
   MODEL_REFIT_CHECK_SECONDS: Int(1, 86_400, 60, 'how often the label count is checked'),
@@ -120,7 +122,7 @@ export interface Config {
   store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
   nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number };
   authCacheTtlMs: number;
-  addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string };
+  addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string; threads: number };
   model: { refitMinLabels: number; refitCheckMs: number };
   batch: {
     maxFileBytes: number; maxRows: number; chunkRows: number; chunkChars: number; parseHeapMb: number; uploadLeaseMs: number; workerConcurrency: number; leaseMs: number;
@@ -195,7 +197,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       cacheTtlSeconds: e.NTS_CACHE_TTL_SECONDS,
     },
     authCacheTtlMs: e.AUTH_CACHE_TTL_MS,
-    addresses: { directory: e.ADDRESS_DIRECTORY, jusoKey: e.JUSO_CONFM_KEY, jusoBaseUrl: e.JUSO_BASE_URL.replace(/\/+$/, '') },
+    addresses: { directory: e.ADDRESS_DIRECTORY, jusoKey: e.JUSO_CONFM_KEY, jusoBaseUrl: e.JUSO_BASE_URL.replace(/\/+$/, ''), threads: e.ADDRESS_THREADS },
     batch: {
       maxFileBytes: e.BATCH_MAX_FILE_BYTES,
       maxRows: e.BATCH_MAX_ROWS,

@@ -15,7 +15,9 @@ import { ValidateService } from '../verification/validate-service.ts';
 import type { StatusService } from '../domain/status.ts';
 import { withAuthCache } from '../accounts/auth-cache.ts';
 import { openStore } from '../store/open.ts';
-import { createAddressService } from '../addresses/address-service.ts';
+import { createAddressService, type AddressService } from '../addresses/address-service.ts';
+import { AddressThreads } from '../addresses/address-threads.ts';
+import type { AddressThreadSetup } from '../addresses/address-thread-protocol.ts';
 import type { AddressDirectory } from '../domain/address/types.ts';
 import { ModelRefitter } from '../jobs/model-refit.ts';
 import { BatchWorker } from '../jobs/batch-worker.ts';
@@ -50,6 +52,8 @@ export interface RunningServer {
   retention: RetentionSweeper;
   deliverer: WebhookDeliverer;
   directory: AddressDirectory;
+  /** the address checks (an AddressThreads when batch chunks are checked in threads) */
+  addresses: AddressService & { close(): Promise<void> };
   /** this process's Prometheus registry (others add their metrics to `metrics.registry`); undefined when METRICS_ENABLED=false */
   metrics: Metrics | undefined;
   url: string;
@@ -57,6 +61,20 @@ export interface RunningServer {
   routes: RouteInventory;
   /** Stops taking requests, lets in-flight ones finish (up to the grace period), then closes everything. */
   stop(): Promise<void>;
+}
+
+/**
+ * The address checks: batch chunks' in worker threads when the directory can be opened there
+ * (the local one in a file or PostgreSQL, or the sandbox), else in-process (juso is a remote
+ * service: threads would only wait on it).
+ */
+function addressService(directory: AddressDirectory, config: Config, onError: (err: unknown) => void): AddressService & { close(): Promise<void> } {
+  const local = createAddressService(directory);
+  const store = config.store;
+  const setup: AddressThreadSetup | null =
+    directory.source === 'sandbox' ? { directory: 'sandbox' } : directory.source === 'local' && !(store.kind === 'sqlite' && store.file === ':memory:') ? { directory: 'local', store } : null;
+  if (!setup || config.addresses.threads === 0) return { ...local, close: async () => {} };
+  return new AddressThreads(local, setup, config.addresses.threads, { onError });
 }
 
 export async function startServer(config: Config, opts: { now?: () => Date } = {}): Promise<RunningServer> {
@@ -83,7 +101,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const evidence = new EvidenceService(store.evidence, await Signer.load(store.evidence, now()), now);
   const directory = await chooseDirectory(config.addresses, store);
   const models = new ModelProvider(store, { onError: (err) => log.warn({ err }, 'could not load the newest bounce model') });
-  const assess = new AssessService({ addresses: createAddressService(directory), models, store, log });
+  const addresses = addressService(directory, config, (err) => log.warn({ err }, 'an address thread failed; the chunk was checked in-process'));
+  const assess = new AssessService({ addresses, models, store, log });
   const worker = new BatchWorker({ store, ...(metrics ? { onCommit: chunkCommits(metrics) } : {}), status, assess, validator, evidence, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, upstreamWaitMs: config.batch.upstreamWaitMs, upstreamRetryMs: config.batch.upstreamRetryMs, log });
   const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows, chunkChars: config.batch.chunkChars, parseHeapMb: config.batch.parseHeapMb, uploadLeaseMs: config.batch.uploadLeaseMs, upstreamWaitMs: config.batch.upstreamWaitMs }, { now, onQueued: () => worker.notify() });
   // uploads a crashed process left half-written are invisible; clear them out now and whenever
@@ -148,7 +167,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     await app.listen({ port: config.port, host: config.host });
   } catch (err) {
     await uploadSweep.stop();
-    await Promise.allSettled([app.close(), status.close(), directory.close(), store.close(), budget?.close(), batch.close()]);
+    await Promise.allSettled([app.close(), status.close(), addresses.close(), directory.close(), store.close(), budget?.close(), batch.close()]);
     throw err;
   }
   // background work belongs to workers: an api process only queues jobs for them
@@ -167,8 +186,8 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
       const grace = new Promise<void>((resolve) => setTimeout(resolve, config.shutdownGraceMs).unref());
       await Promise.race([app.close(), grace]);
       await Promise.all([uploadSweep.stop(), refitter.stop(), worker.stop(), scheduler.stop(), deliverer.stop(), retention.stop()]);
-      await Promise.allSettled([status.close(), directory.close(), budget?.close(), batch.close()]);
+      await Promise.allSettled([status.close(), addresses.close(), directory.close(), budget?.close(), batch.close()]);
       await store.close();
     })());
-  return { app, store, status, models, refitter, directory, worker, scheduler, retention, deliverer, metrics, routes, url: `http://${host}:${port}`, stop };
+  return { app, store, status, models, refitter, directory, addresses, worker, scheduler, retention, deliverer, metrics, routes, url: `http://${host}:${port}`, stop };
 }

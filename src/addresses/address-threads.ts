@@ -1,0 +1,136 @@
+// Address checks of batch chunks in worker threads, so a named list uses every core: parsing,
+// the directory's lookups and matching (most of a named row's cost) run in the threads while the
+// main thread serves requests, scores and commits. The answers are the in-process service's
+// (the same code on the same directory); a single address (a POST /verify) stays in-process,
+// where a round trip to a thread busy with a chunk would only delay it. A thread that fails or
+// dies is replaced, and its call is answered in-process: a broken thread costs speed, never a
+// chunk.
+import { Worker } from 'node:worker_threads';
+import type { AddressCheck, AddressService } from './address-service.ts';
+import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
+
+const THREAD_URL = new URL('./address-thread.ts', import.meta.url);
+
+/** Fewer distinct addresses than this are checked in-process: the round trip would cost more. */
+const MIN_FOR_THREAD = 16;
+/** A thread left idle this long is ended (started again on the next chunk, ~0.5 s). */
+const IDLE_MS = 60_000;
+
+interface Pending {
+  resolve: (m: FromAddressThread) => void;
+  reject: (err: Error) => void;
+}
+
+class AddressThread {
+  readonly worker: Worker;
+  readonly pending = new Map<number, Pending>();
+  dead = false;
+  idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(url: URL, setup: AddressThreadSetup, onGone: (t: AddressThread) => void) {
+    this.worker = new Worker(url, { workerData: setup, stdout: false, stderr: false });
+    const fail = (err: Error) => {
+      if (this.dead) return;
+      this.dead = true;
+      for (const p of this.pending.values()) p.reject(err);
+      this.pending.clear();
+      onGone(this);
+    };
+    this.worker.on('message', (m: FromAddressThread) => {
+      const p = this.pending.get(m.id);
+      this.pending.delete(m.id);
+      p?.resolve(m);
+    });
+    this.worker.on('error', (err: Error) => fail(err));
+    this.worker.on('exit', (code) => fail(new Error(`the address thread stopped (exit code ${code})`)));
+  }
+}
+
+export class AddressThreads implements AddressService {
+  readonly source: AddressService['source'];
+  readonly #local: AddressService;
+  readonly #setup: AddressThreadSetup;
+  readonly #size: number;
+  readonly #threads: AddressThread[] = [];
+  readonly #onError: (err: unknown) => void;
+  readonly #url: URL;
+  #next = 1;
+  /** calls a thread answered (not the in-process fallback) */
+  answeredInThreads = 0;
+  #closed = false;
+
+  /** `local`: the in-process service the threads stand in for (and fall back to); `threads`: how many at most. */
+  /** `opts.threadUrl`: the thread's module (tests put a failing one there) */
+  constructor(local: AddressService, setup: AddressThreadSetup, threads: number, opts: { onError?: (err: unknown) => void; threadUrl?: URL } = {}) {
+    this.#url = opts.threadUrl ?? THREAD_URL;
+    this.source = local.source;
+    this.#local = local;
+    this.#setup = setup;
+    this.#size = threads;
+    this.#onError = opts.onError ?? (() => {});
+  }
+
+  check(raw: string): Promise<AddressCheck> {
+    return this.#local.check(raw);
+  }
+
+  async checkMany(raws: readonly string[]): Promise<Map<string, AddressCheck | Error>> {
+    const distinct = [...new Set(raws)];
+    if (this.#closed || this.#size === 0 || distinct.length < MIN_FOR_THREAD) return this.#local.checkMany(distinct);
+    let answer: FromAddressThread;
+    try {
+      answer = await this.#ask(distinct);
+    } catch (err) {
+      this.#onError(err);
+      return this.#local.checkMany(distinct);
+    }
+    if ('failed' in answer) {
+      this.#onError(new Error(answer.failed));
+      return this.#local.checkMany(distinct);
+    }
+    this.answeredInThreads++;
+    return new Map(answer.checks.map(([raw, c]) => [raw, 'error' in c ? new Error(c.error) : c]));
+  }
+
+  /** The least busy thread (a new one while there are fewer than allowed and every one is busy). */
+  #pick(): AddressThread {
+    const idle = this.#threads.find((t) => t.pending.size === 0);
+    if (idle) return idle;
+    if (this.#threads.length < this.#size) {
+      const t = new AddressThread(this.#url, this.#setup, (gone) => this.#forget(gone));
+      this.#threads.push(t);
+      return t;
+    }
+    return this.#threads.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
+  }
+
+  #ask(raws: string[]): Promise<FromAddressThread> {
+    const t = this.#pick();
+    if (t.idleTimer) clearTimeout(t.idleTimer);
+    t.idleTimer = null;
+    const id = this.#next++;
+    return new Promise<FromAddressThread>((resolve, reject) => {
+      t.pending.set(id, { resolve, reject });
+      t.worker.postMessage({ id, raws } satisfies ToAddressThread);
+    }).finally(() => {
+      if (t.pending.size === 0 && !t.dead && !this.#closed) {
+        t.idleTimer = setTimeout(() => void t.worker.terminate(), IDLE_MS);
+        t.idleTimer.unref();
+      }
+    });
+  }
+
+  #forget(t: AddressThread): void {
+    if (t.idleTimer) clearTimeout(t.idleTimer);
+    const i = this.#threads.indexOf(t);
+    if (i >= 0) this.#threads.splice(i, 1);
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    await Promise.all(this.#threads.splice(0).map((t) => {
+      if (t.idleTimer) clearTimeout(t.idleTimer);
+      return t.worker.terminate();
+    }));
+  }
+}

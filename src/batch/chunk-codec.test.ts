@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
-import type { BatchRowInput, ChunkOutput } from '../domain/batch.ts';
+import type { BatchRowInput, ChunkOutput, ScoredRow } from '../domain/batch.ts';
 import { decodeOutput, decodeRows, encodeFacts, encodeOutput, encodeRows, rowFactsOf } from './chunk-codec.ts';
 
 const record = (bno: string, over: Partial<NtsRecord> = {}): NtsRecord => ({
@@ -72,4 +72,19 @@ test("labels read a chunk's scored rows the same from its facts as from its outp
   const all = rowFactsOf({ ...stored, rows: '"not read"', output: null, facts: encodeFacts(output), processed: true });
   assert.deepEqual(all, rowFactsOf({ ...stored, output: encodeOutput(output) }));
   assert.equal(all[1]!.addressKey, 'bld_2');
+});
+
+test('a compact scored row keeps what its assessment added; its features and number go to the facts', () => {
+  const output: ChunkOutput = {
+    answers: new Map([['1000000001', answer('1000000001')]]),
+    scored: new Map<number, ScoredRow>([
+      [1, { result: { bounce_prob: 0.1, grade: 'A', model_version: 'm1', address: null }, over: true, bno: '1000000001', features: { a: 1 }, addressKey: 'k' }],
+      // kept whole, as chunks processed before compact rows were
+      [2, { result: { b_no: '1000000001', grade: 'B', model_version: 'm0' }, features: { b: 1 }, addressKey: null }],
+    ]),
+  };
+  const back = decodeOutput(encodeOutput(output));
+  assert.deepEqual(back.scored.get(1), { result: { bounce_prob: 0.1, grade: 'A', model_version: 'm1', address: null }, over: true, features: null, addressKey: null });
+  assert.deepEqual(back.scored.get(2), output.scored.get(2));
+  assert.deepEqual(JSON.parse(encodeFacts(output)!), [[1, '1000000001', 'k', 'm1', { a: 1 }], [2, '1000000001', null, 'm0', { b: 1 }]]);
 });

@@ -73,12 +73,28 @@ export type DistinctAnswer = Omit<StatusAnswer, 'record'> & { record: Omit<NtsRe
  * less to stringify, than an answer per number. Arrays rather than objects keyed by number: V8
  * keeps ten-digit keys as sparse array indices, slow to fill and to stringify.
  */
+/**
+ * A scored row as kept: [row_id, ScoredRow] (before compact rows), or [row_id, what the
+ * assessment put over the rebuilt result, 1] — its features and address key are in the chunk's
+ * facts, which labels read.
+ */
+type EncodedScored = [number, ScoredRow] | [number, Record<string, unknown>, 1];
+
+const encodeScored = (scored: ReadonlyMap<number, ScoredRow>): EncodedScored[] =>
+  [...scored].map(([rowId, s]) => (s.over ? [rowId, s.result, 1] : [rowId, s]));
+
+function decodeScored(list: readonly EncodedScored[]): Map<number, ScoredRow> {
+  const out = new Map<number, ScoredRow>();
+  for (const e of list) out.set(e[0], e.length === 3 ? { result: e[1], over: true, features: null, addressKey: null } : e[1]);
+  return out;
+}
+
 interface EncodedOutput {
   numbers: string[];
   /** per number: an index into `distinct`, null (no answer) or, should a record not carry its own number, the whole answer */
   refs: (number | StatusAnswer | null)[];
   distinct: DistinctAnswer[];
-  scored: [number, ScoredRow][];
+  scored: EncodedScored[];
 }
 
 /** Equal in every field but the record's b_no (records are flat objects of text). */
@@ -95,14 +111,14 @@ function alike(a: StatusAnswer, b: StatusAnswer): boolean {
 /** A chunk answered from the cache in SQL keeps groups: each distinct answer with its numbers. */
 interface GroupedOutput {
   groups: [DistinctAnswer, string[]][];
-  scored: [number, ScoredRow][];
+  scored: EncodedScored[];
 }
 
 export function encodeOutput(o: ChunkOutput | EncodedChunkOutput): string {
   if ('encoded' in o) return o.encoded;
   // candidates by a few telling fields; alike() decides
   const buckets = new Map<string, { answer: StatusAnswer; index: number }[]>();
-  const e: EncodedOutput = { numbers: [], refs: [], distinct: [], scored: [...o.scored] };
+  const e: EncodedOutput = { numbers: [], refs: [], distinct: [], scored: encodeScored(o.scored) };
   for (const [bno, a] of o.answers) {
     e.numbers.push(bno);
     if (a === null || a.record.b_no !== bno) {
@@ -128,7 +144,7 @@ export function decodeOutput(v: unknown): ChunkOutput {
   const answers: ChunkOutput['answers'] = new Map();
   if ('groups' in e) {
     for (const [d, numbers] of e.groups) for (const bno of numbers) answers.set(bno, { ...d, record: { b_no: bno, ...d.record } });
-    return { answers, scored: new Map(e.scored) };
+    return { answers, scored: decodeScored(e.scored) };
   }
   e.numbers.forEach((bno, i) => {
     const ref = e.refs[i] ?? null;
@@ -137,7 +153,7 @@ export function decodeOutput(v: unknown): ChunkOutput {
     if (!d) throw new Error(`batch chunk output: answer ${ref} of ${bno} is missing`);
     return answers.set(bno, { ...d, record: { b_no: bno, ...d.record } });
   });
-  return { answers, scored: new Map(e.scored) };
+  return { answers, scored: decodeScored(e.scored) };
 }
 
 export function decodeChunk(c: StoredChunkText): StoredChunk {
@@ -177,7 +193,7 @@ const versionOf = (s: ScoredRow): string | null => (typeof s.result.model_versio
 export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null {
   if ('encoded' in o || o.scored.size === 0) return null;
   const out: EncodedFacts = [];
-  for (const [rowId, s] of o.scored) out.push([rowId, typeof s.result.b_no === 'string' ? s.result.b_no : '', s.addressKey, versionOf(s), s.features]);
+  for (const [rowId, s] of o.scored) out.push([rowId, s.bno ?? (typeof s.result.b_no === 'string' ? s.result.b_no : ''), s.addressKey, versionOf(s), s.features]);
   // in row order, as rows are
   return JSON.stringify(out.toSorted((a, b) => a[0] - b[0]));
 }
@@ -198,7 +214,7 @@ export function rowFactsOf(c: StoredChunkText): RowFacts[] {
   if (facts) {
     for (const [rowId, , addressKey, modelVersion, features] of facts) scored.set(rowId, { addressKey, modelVersion, features: features ?? {} });
   } else if (c.output != null) {
-    for (const [rowId, s] of json<{ scored: [number, ScoredRow][] }>(c.output).scored) scored.set(rowId, { addressKey: s.addressKey, modelVersion: versionOf(s), features: s.features ?? {} });
+    for (const [rowId, s] of decodeScored(json<{ scored: EncodedScored[] }>(c.output).scored)) scored.set(rowId, { addressKey: s.addressKey, modelVersion: versionOf(s), features: s.features ?? {} });
   }
   return json<EncodedRow[]>(c.rows).map(([rowId, bnoRaw, bno]) => ({
     rowId, bno: bno ?? bnoRaw, processed, ...(scored.get(rowId) ?? { addressKey: null, features: {}, modelVersion: null }),

@@ -79,10 +79,12 @@ export function rowOf(chunk: StoredChunk, row: BatchRowInput, accountId: string)
   const out = chunk.output;
   if (!out) return { ...row, result: null, features: null, addressKey: null };
   const scored = out.scored.get(row.rowId);
-  if (scored) return { ...row, result: scored.result, features: scored.features, addressKey: scored.addressKey };
+  if (scored && !scored.over) return { ...row, result: scored.result, features: scored.features, addressKey: scored.addressKey };
   let ids = readIds.get(out);
   if (!ids) readIds.set(out, (ids = new Map()));
-  return { ...row, result: verificationOf(row, out.answers, accountId, ids) as unknown as Record<string, unknown>, features: null, addressKey: null };
+  const v = verificationOf(row, out.answers, accountId, ids) as unknown as Record<string, unknown>;
+  if (scored) return { ...row, result: { ...v, ...scored.result }, features: scored.features, addressKey: scored.addressKey };
+  return { ...row, result: v, features: null, addressKey: null };
 }
 
 /** Rows in file order after `afterRowId`, at most `limit`. */

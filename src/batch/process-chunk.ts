@@ -128,8 +128,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     const validation = validations.get(row.rowId);
     if (validation) {
       // its answer alone would not rebuild it: kept like a scored row, with nothing scored
-      const v = verificationOf(row, answers, job.accountId, ids);
-      scored.set(row.rowId, { result: { ...v, validation }, features: null, addressKey: null });
+      scored.set(row.rowId, { result: { validation }, over: true, bno: row.bno ?? row.bnoRaw, features: null, addressKey: null });
     }
     const status = statusOf(row, answers);
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
@@ -139,10 +138,11 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   named.forEach(({ row, v }, i) => {
     const a = assessed[i]!;
     const validation = validations.get(row.rowId);
-    const result = { ...v, ...a.fields, address: a.address, ...(validation ? { validation } : {}) };
-    scored.set(row.rowId, { result, features: a.features, addressKey: a.addressKey });
-    counts.byStatus[result.biz_status] = (counts.byStatus[result.biz_status] ?? 0) + 1;
-    if (result.grade) counts.byGrade[result.grade] = (counts.byGrade[result.grade] ?? 0) + 1;
+    // kept compact: what the assessment adds; the rest is rebuilt from the answer when read
+    const over = { ...a.fields, address: a.address, ...(validation ? { validation } : {}) };
+    scored.set(row.rowId, { result: over, over: true, bno: v.b_no, features: a.features, addressKey: a.addressKey });
+    counts.byStatus[v.biz_status] = (counts.byStatus[v.biz_status] ?? 0) + 1;
+    if (a.fields.grade) counts.byGrade[a.fields.grade] = (counts.byGrade[a.fields.grade] ?? 0) + 1;
   });
   return { output: { answers, scored }, numbers, counts, rows: rows.length };
 }

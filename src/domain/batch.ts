@@ -82,7 +82,14 @@ export interface BatchRow extends BatchRowInput {
 
 /** A row that was scored (it has a name): its result cannot be rebuilt from the answer alone. */
 export interface ScoredRow {
+  /**
+   * The row's result; with `over`, only what its assessment (and 진위확인) put over the result
+   * its number's answer gives (which is rebuilt when read, as an unscored row's is).
+   */
   result: Record<string, unknown>;
+  over?: true;
+  /** the number as labels key it (rows kept with `over`: their result does not carry it) */
+  bno?: string;
   /** what the model saw, kept for labels and refits */
   features: Record<string, number> | null;
   addressKey: string | null;

@@ -28,7 +28,10 @@ class AddressThread {
   idleTimer: NodeJS.Timeout | null = null;
 
   constructor(url: URL, setup: AddressThreadSetup, onGone: (t: AddressThread) => void) {
-    this.worker = new Worker(url, { workerData: setup, stdout: false, stderr: false });
+    // bounded like the parsing threads: a chunk's checks need little; the sandbox's world ~70 MB.
+    // A thread that outgrows it dies, and its chunk is checked in-process.
+    const oldMb = setup.directory === 'sandbox' ? 192 : 96;
+    this.worker = new Worker(url, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: oldMb, maxYoungGenerationSizeMb: 8 }, stdout: false, stderr: false });
     const fail = (err: Error) => {
       if (this.dead) return;
       this.dead = true;

@@ -40,7 +40,7 @@ import { seededRandom } from '../src/domain/seeded-random.ts';
 import { generateEntries, writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
 import { sandboxWorld } from '../src/addresses/sandbox-data.ts';
 import type { DirectoryEntry } from '../src/domain/address/types.ts';
-import { damageOf, kindOf, SYLLABLES, TRADE_WORDS, unitOf, writeAddress } from '../scripts/eval/as-written.ts';
+import { mailingsFrom, type Mailing } from '../scripts/eval/as-written.ts';
 import { startChild, type Child, dropBenchSchema } from './lib.ts';
 import { profileSummary } from './profile-summary.ts';
 
@@ -76,28 +76,8 @@ function numberAt(i: number): string {
 /** A CSV cell, quoted when it must be. */
 const cell = (s: string): string => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
 
-interface Mailing {
-  name: string;
-  address: string;
-}
-
 /** The customer list's names and addresses, row i's by index: deterministic, drawn from the directory. */
-function mailings(directory: readonly DirectoryEntry[]): Mailing[] {
-  const r = seededRandom(16);
-  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-  const trades = Object.keys(TRADE_WORDS) as (keyof typeof TRADE_WORDS)[];
-  const out: Mailing[] = [];
-  for (let i = 0; i < rows; i++) {
-    const corporate = r() < 0.3;
-    const trade = r() < 0.7 ? pick(trades.filter((t) => t !== 'none')) : 'none';
-    const name = `${corporate ? pick(['(주)', '주식회사 ', '']) : ''}${pick(SYLLABLES)}${pick(SYLLABLES)}${pick(TRADE_WORDS[trade])}`;
-    const e = pick(directory);
-    const kind = kindOf(e);
-    const unit = kind === 'house' || r() < 0.3 ? null : unitOf(kind, r);
-    out.push({ name, address: writeAddress(e, damageOf(r()), unit, r, pick) });
-  }
-  return out;
-}
+const mailings = (directory: readonly DirectoryEntry[]): Mailing[] => mailingsFrom(directory, rows, 16);
 
 /**
  * A list file. `numbers[k]` is the index of row k's number; names and addresses travel with the

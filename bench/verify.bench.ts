@@ -6,12 +6,17 @@
 //   BENCH_PROCESSES      bizcheck API processes sharing the load (default 1; the echo baseline gets as many);
 //                        each process's load comes from an account of its own, as many customers' would
 //   BENCH_SHARED_ACCOUNT=1  one account for all processes instead (its monthly counter row is then contended)
+//   BENCH_NAMED=1        each request also carries a name and an address (2,000 distinct customers drawn from the
+//                        sandbox directory with the damage real lists carry, scripts/eval/as-written.ts), so every
+//                        answer is assessed: parse, directory, match and score on each call; the echo gets the same bodies
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { SANDBOX_FIXED } from '../src/registry/sandbox.ts';
+import { sandboxWorld } from '../src/addresses/sandbox-data.ts';
+import { mailingsFrom } from '../scripts/eval/as-written.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { load, startChild, type Child, type LoadResult } from './lib.ts';
 
@@ -28,7 +33,10 @@ const logFile = path.join(dataDir, 'server.log');
 const storeName = pgUrl || process.env.DATABASE_URL ? 'postgres' : 'sqlite';
 
 const numbers = SANDBOX_FIXED.map((f) => f.bno);
-const bodies = numbers.map((b_no) => JSON.stringify({ b_no }));
+const named = process.env.BENCH_NAMED === '1';
+const bodies = named
+  ? mailingsFrom(sandboxWorld().entries, 2_000, 14).map((m, i) => JSON.stringify({ b_no: numbers[i % numbers.length], name: m.name, address: m.address }))
+  : numbers.map((b_no) => JSON.stringify({ b_no }));
 
 function fmt(name: string, r: LoadResult): string {
   return `${name.padEnd(22)} ${r.rps.toFixed(0).padStart(7)} req/s   p50 ${String(r.p50).padStart(3)} ms   p99 ${String(r.p99).padStart(3)} ms   (${r.total} requests, ${r.non2xx} non-2xx, ${r.errors} errors)`;
@@ -81,7 +89,7 @@ try {
 
   const bare = await loadAll(echo, { durationS });
   const ours = await loadAll(apps, { durationS, headers });
-  console.log(`POST /verify, cached numbers, ${connections} connections, ${durationS} s each, ${cpus().length} cores, store ${storeName}, ${processes} process(es), ${keys.length} account(s)`);
+  console.log(`POST /verify, cached numbers${named ? ' with name and address' : ''}, ${connections} connections, ${durationS} s each, ${cpus().length} cores, store ${storeName}, ${processes} process(es), ${keys.length} account(s)`);
   console.log(fmt('bare Fastify echo', bare));
   console.log(fmt('bizcheck /verify', ours));
   console.log(`ratio ${(ours.rps / bare.rps).toFixed(2)} × bare (goal ≥ 0.50), p99 ${ours.p99} ms (goal ≤ 10 ms)`);

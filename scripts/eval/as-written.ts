@@ -3,6 +3,7 @@
 // real lists carry (abbreviated 시/도, 지번 forms, old postal codes, missing or wrong building
 // numbers, road-name typos, missing units).
 import type { DirectoryEntry } from '../../src/domain/address/types.ts';
+import { seededRandom } from '../../src/domain/seeded-random.ts';
 
 export type Trade = 'food' | 'beauty' | 'retail' | 'medical' | 'professional' | 'industrial' | 'wholesale' | 'realestate' | 'education' | 'none';
 export type Kind = 'apartment' | 'officetel' | 'office' | 'shop' | 'villa' | 'house';
@@ -75,4 +76,27 @@ export function writeAddress(e: DirectoryEntry, damage: Damage, unit: string | n
 /** A row's damage from a uniform draw, in the shares the eval worlds use. */
 export function damageOf(d: number): Damage {
   return d < 0.1 ? 'jibun' : d < 0.15 ? 'old_zip' : d < 0.18 ? 'no_number' : d < 0.22 ? 'wrong_number' : d < 0.27 ? 'road_typo' : d < 0.6 ? 'abbreviated' : 'none';
+}
+
+export interface Mailing {
+  name: string;
+  address: string;
+}
+
+/** `count` customers of a list (a trade-named business at a directory address as written), deterministic by seed. */
+export function mailingsFrom(directory: readonly DirectoryEntry[], count: number, seed: number): Mailing[] {
+  const r = seededRandom(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const trades = Object.keys(TRADE_WORDS) as Trade[];
+  const out: Mailing[] = [];
+  for (let i = 0; i < count; i++) {
+    const corporate = r() < 0.3;
+    const trade = r() < 0.7 ? pick(trades.filter((t) => t !== 'none')) : 'none';
+    const name = `${corporate ? pick(['(주)', '주식회사 ', '']) : ''}${pick(SYLLABLES)}${pick(SYLLABLES)}${pick(TRADE_WORDS[trade])}`;
+    const e = pick(directory);
+    const kind = kindOf(e);
+    const unit = kind === 'house' || r() < 0.3 ? null : unitOf(kind, r);
+    out.push({ name, address: writeAddress(e, damageOf(r()), unit, r, pick) });
+  }
+  return out;
 }

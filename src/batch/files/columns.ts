@@ -61,18 +61,88 @@ const ADDRESS_FOLDED = folded(ADDRESS_LABELS);
 const REPRESENTATIVE_FOLDED = folded(REPRESENTATIVE_LABELS);
 const OPENED_FOLDED = folded(OPENED_LABELS);
 
-function recognise(headers: readonly string[], labels: readonly string[], taken: Set<number>): ChosenColumn | null {
-  let bestRank = labels.length;
-  let bestIndex = 0;
-  for (let i = 0; i < headers.length; i++) {
-    if (taken.has(i + 1)) continue;
-    const rank = labels.indexOf(foldLabel(headers[i]!));
-    if (rank >= 0 && rank < bestRank) {
-      bestRank = rank;
-      bestIndex = i + 1;
+type Field = 'bno' | 'name' | 'address' | 'representative' | 'opened';
+
+/**
+ * Beyond the labels above, what real exports write (홈택스, ERP 거래처 목록, 공공데이터 files):
+ * a qualifier around the label ("공급받는자 사업자등록번호", "본점소재지", "소재지(도로명)",
+ * "상호(법인명)", "Company Name"). A header's forms: folded whole, without any bracket group, and
+ * each group's content ("소재지(주소)" is also "주소"). Keyword ranks come after every exact label.
+ */
+function formsOf(label: string): string[] {
+  const whole = foldLabel(label);
+  const plain = label.normalize('NFKC').toLowerCase().replace(/[\s_\-.·*]/g, '');
+  const bare = plain.replace(/\([^()]*\)|\[[^[\]]*\]/g, '');
+  const inner = [...plain.matchAll(/\(([^()]*)\)|\[([^[\]]*)\]/g)].map((m) => (m[1] ?? m[2])!);
+  return [...new Set([whole, bare, ...inner].filter((f) => f !== ''))];
+}
+
+const NOT_AN_ADDRESS = /메일|email|전자우편|홈페이지|웹|url|web|^ip|ip주소|우편번호|zip|postal|영문|english/;
+const NOT_A_NAME = /대표|담당|성명|직원|사원|고객번호|코드|code|번호|no$|id$|은행|예금주|품명|상품|제품|품목|ceo|contact|user|owner|person|bank|product|item/;
+const KEYWORDS: Record<Field, ((f: string) => number | null)[]> = {
+  bno: [
+    (f) => (/사업자/.test(f) && /번호|no|num/.test(f) && !/종사업장|주민|법인등록/.test(f) ? 0 : null),
+    (f) => (/^(brn|taxid|bizregno|businessregistrationn(o|umber)|businessregno|companyregistrationn(o|umber)|vatno)$/.test(f) ? 0 : null),
+  ],
+  name: [
+    (f) => (/(상호|상호명|업체명|회사명|거래처명|법인명|기업명|단체명|사업장명|사업체명|가맹점명|매장명|점포명|상점명|매입처명|매출처명|공급자명|고객사명|사업자명|기관명|업소명)$/.test(f) && !NOT_A_NAME.test(f) ? 0 : null),
+    (f) => (/(거래처|업체|회사|고객사|가맹점|매입처|매출처|업소)$/.test(f) && !NOT_A_NAME.test(f) ? 1 : null),
+    (f) => (/(company|business|corp|corporation|vendor|customer|supplier|merchant|store|shop|trade|firm)(name)?$/.test(f) && !NOT_A_NAME.test(f) ? 2 : null),
+    (f) => (/(고객명|고객)$/.test(f) ? 3 : null),
+  ],
+  address: [
+    // the business's own place first, a road address before a lot one, a detail-only column last
+    (f) => (/(주소|소재지|주사무소|address|addr)/.test(f) && !NOT_AN_ADDRESS.test(f) && !/상세|나머지|detail|대표자|자택|집|거주|배송|반송/.test(f) ? (/지번/.test(f) ? 1 : 0) : null),
+    (f) => (/(주소|소재지|address|addr)/.test(f) && !NOT_AN_ADDRESS.test(f) && /배송|반송|대표자|자택|거주/.test(f) ? 2 : null),
+  ],
+  representative: [
+    (f) => (f.startsWith('대표') && !/(전화|번호|메일|팩스|fax|주소|업종|종목|품목|상품|사이트|홈페이지|휴대|핸드폰|연락처|tel|phone|mobile|email)/.test(f) ? 0 : null),
+  ],
+  opened: [(f) => (/(개업|사업개시|사업시작|영업개시)/.test(f) && !/폐업|휴업/.test(f) ? 0 : null)],
+};
+const EXACT: Record<Field, string[]> = { bno: NUMBER_FOLDED, name: NAME_FOLDED, address: ADDRESS_FOLDED, representative: REPRESENTATIVE_FOLDED, opened: OPENED_FOLDED };
+
+/** How well a header names a field: an exact label's rank, then keyword ranks after them; null when it does not. */
+export function labelRank(header: string, field: Field): number | null {
+  const exact = EXACT[field];
+  const forms = formsOf(header);
+  let best: number | null = null;
+  for (const f of forms) {
+    const rank = exact.indexOf(f);
+    if (rank >= 0 && (best === null || rank < best)) best = rank;
+  }
+  if (best !== null) return best + roadPreference(field, forms);
+  for (const f of forms) {
+    for (const rule of KEYWORDS[field]) {
+      const r = rule(f);
+      if (r !== null && (best === null || exact.length + r < best)) best = exact.length + r;
     }
   }
-  return bestIndex === 0 ? null : { index: bestIndex, header: headers[bestIndex - 1]!, by: 'recognised' };
+  return best === null ? null : best + roadPreference(field, forms);
+}
+
+/** Of two address columns alike but for their form, the road address is what the carrier reads. */
+function roadPreference(field: Field, forms: readonly string[]): number {
+  if (field !== 'address') return 0;
+  if (forms.some((f) => /지번|jibun|lot/.test(f))) return 0.5;
+  return forms.some((f) => /도로명|road|street/.test(f)) ? -0.25 : 0;
+}
+
+/**
+ * The best-ranked free column for a field. Ties (an export with the supplier's and the buyer's
+ * 상호 and 주소) go to the column nearest after `near` — the number column the row belongs to.
+ */
+function recognise(headers: readonly string[], field: Field, taken: Set<number>, near = 0): ChosenColumn | null {
+  let best: { rank: number; distance: number; index: number } | null = null;
+  for (let i = 0; i < headers.length; i++) {
+    if (taken.has(i + 1)) continue;
+    const rank = labelRank(headers[i]!, field);
+    if (rank === null) continue;
+    // after the number column counts before anything before it
+    const distance = near === 0 ? i : i + 1 > near ? i + 1 - near : headers.length + (near - i - 1);
+    if (!best || rank < best.rank || (rank === best.rank && distance < best.distance)) best = { rank, distance, index: i + 1 };
+  }
+  return best ? { index: best.index, header: headers[best.index - 1]!, by: 'recognised' } : null;
 }
 
 /** The column a caller named, or null when the file has no such column. */
@@ -125,7 +195,7 @@ export function chooseColumns(headers: readonly string[], overrides: ColumnOverr
   if (!openedPick.ok) return openedPick;
 
   const taken = new Set<number>([bnoPick.col, namePick.col, addressPick.col, representativePick.col, openedPick.col].flatMap((c) => (c ? [c.index] : [])));
-  const bno = bnoPick.col ?? recognise(headers, NUMBER_FOLDED, taken);
+  const bno = bnoPick.col ?? recognise(headers, 'bno', taken);
   if (!bno) {
     return {
       ok: false,
@@ -138,12 +208,12 @@ export function chooseColumns(headers: readonly string[], overrides: ColumnOverr
     };
   }
   taken.add(bno.index);
-  const name = namePick.col ?? recognise(headers, NAME_FOLDED, taken);
+  const name = namePick.col ?? recognise(headers, 'name', taken, bno.index);
   if (name) taken.add(name.index);
-  const address = addressPick.col ?? recognise(headers, ADDRESS_FOLDED, taken);
+  const address = addressPick.col ?? recognise(headers, 'address', taken, bno.index);
   if (address) taken.add(address.index);
-  const representative = representativePick.col ?? recognise(headers, REPRESENTATIVE_FOLDED, taken);
+  const representative = representativePick.col ?? recognise(headers, 'representative', taken, bno.index);
   if (representative) taken.add(representative.index);
-  const opened = openedPick.col ?? recognise(headers, OPENED_FOLDED, taken);
+  const opened = openedPick.col ?? recognise(headers, 'opened', taken, bno.index);
   return { ok: true, columns: { bno, name, address, representative, opened } };
 }

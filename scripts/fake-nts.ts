@@ -24,7 +24,9 @@ const { values } = parseArgs({
 if (values.help) {
   console.log(`usage: node scripts/fake-nts.ts [--port 9999] [--host 127.0.0.1] [--latency-ms 0]
   [--error-rate 0..1] [--malformed-rate 0..1] [--timeout-rate 0..1] [--service-key KEY]
-  [--max-per-call 100] [--daily-limit N] [--seed 1]`);
+  [--max-per-call 100] [--daily-limit N] [--seed 1]
+While it runs, PUT /_admin/status/{b_no} {"status": "active|suspended|closed|unregistered", "end_dt": "YYYYMMDD"}
+changes what it answers for a number (DELETE restores it; GET /_admin/status lists changes).`);
   process.exit(0);
 }
 
@@ -50,6 +52,7 @@ const server = await startFakeNts({
   ...(values['daily-limit'] === undefined ? {} : { dailyLimit: num('daily-limit', values['daily-limit'], 0, 1e12) }),
 });
 console.log(`fake NTS listening on ${server.url} (POST ${server.url}/api/nts-businessman/v1/status and /validate)`);
+console.log(`change a number's status while running: curl -X PUT ${server.url}/_admin/status/1248100998${values['service-key'] ? '?serviceKey=…' : ''} -d '{"status":"closed"}'`);
 
 let stopping = false;
 async function stop(signal: string): Promise<void> {

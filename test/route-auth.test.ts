@@ -38,6 +38,7 @@ const API: Record<string, Entry> = {
   'GET /watch/:watch_id': { id: 'watch' },
   'DELETE /watch/:watch_id': { id: 'watch' },
   'GET /watch/:watch_id/history': { id: 'watch' },
+  'POST /watch/:watch_id/check': { id: 'watch' },
   'PUT /webhook': { body: { url: 'http://127.0.0.1:9/hook' } },
   'PATCH /webhook': { body: { enabled_events: ['watch.closed'] } },
   'GET /webhook': {},

@@ -132,6 +132,12 @@ describeEachStore('POST /verify', (kind) => {
     const text = await call(srv.url, 'POST', '/verify', { key, body: 'b_no=1248100998', headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     assert.equal(text.status, 415);
     assert.equal(text.body.code, 'unsupported_media_type');
+    // text/plain too, even holding JSON: on every JSON route
+    for (const [method, path] of [['POST', '/verify'], ['POST', '/validate'], ['POST', '/watch'], ['PUT', '/webhook']] as const) {
+      const plain = await call(srv.url, method, path, { key, body: '{"b_no":"1248100998"}', headers: { 'content-type': 'text/plain' } });
+      assert.equal(plain.status, 415, `${method} ${path}: ${JSON.stringify(plain.body)}`);
+      assert.match(plain.headers.get('content-type') ?? '', /application\/problem\+json/);
+    }
     const big = await verify({ b_no: '1248100998', name: 'x'.repeat(srv.config.bodyLimitBytes) });
     assert.equal(big.status, 413);
     assert.equal(big.body.code, 'payload_too_large');

@@ -232,12 +232,45 @@ describeEachStore('watch list', (kind) => {
     assert.notEqual(again.body.watch_id, w.watch_id);
   });
 
+  test('the development loop: the fake NTS closes a business while running, POST /watch/{id}/check sees it now, records it and charges one lookup', async () => {
+    const bno = valid(31);
+    const w = (await call(srv.url, 'POST', '/watch', { key, body: { biz_no: bno, name: '한빛상사' } })).body;
+    assert.equal(w.biz_status === 'closed', false, JSON.stringify(w));
+    // what a developer runs against `npm run fake-nts`, over HTTP
+    const admin = await fetch(`${nts.url}/_admin/status/${bno}?serviceKey=k`, { method: 'PUT', body: JSON.stringify({ status: 'closed', end_dt: '20261120' }) });
+    assert.equal(admin.status, 200);
+    assert.equal(((await admin.json()) as { b_stt_cd: string }).b_stt_cd, '03');
+    assert.equal((await fetch(`${nts.url}/_admin/status/${bno}`, { method: 'PUT', body: '{"status":"closed"}' })).status, 401, 'the admin path wants the service key too');
+    const listed = (await (await fetch(`${nts.url}/_admin/status?serviceKey=k`)).json()) as { changed: { b_no: string }[] };
+    assert.ok(listed.changed.some((r) => r.b_no === bno));
+
+    const usedBefore = await used();
+    advance(1000);
+    const checked = await call(srv.url, 'POST', `/watch/${w.watch_id}/check`, { key });
+    assert.equal(checked.status, 200, JSON.stringify(checked.body));
+    assert.equal(checked.body.biz_status, 'closed', 'a fresh answer, not the cached one');
+    assert.equal(checked.body.closed_on, '2026-11-20');
+    assert.equal(await used(), usedBefore + 1, 'charged like a lookup');
+    const h = await call(srv.url, 'GET', `/watch/${w.watch_id}/history`, { key });
+    assert.equal(h.body.history.at(-1).biz_status, 'closed', 'recorded as a scheduled check would');
+
+    // NTS down: 503, not charged, the entry as it was
+    nts.setOptions({ errorRate: 1 });
+    advance(1000);
+    const down = await call(srv.url, 'POST', `/watch/${w.watch_id}/check`, { key });
+    assert.equal(down.status, 503, JSON.stringify(down.body));
+    assert.match(down.headers.get('content-type') ?? '', /problem\+json/);
+    assert.equal(await used(), usedBefore + 1);
+    await recover();
+    assert.equal((await fetch(`${nts.url}/_admin/status/${bno}?serviceKey=k`, { method: 'DELETE' })).status, 200);
+  });
+
   test("another account's entry is 404 everywhere, like an unknown id", async () => {
     const bno = valid(9);
     setStatus(bno, '01');
     const w = (await call(srv.url, 'POST', '/watch', { key, body: { biz_no: bno } })).body;
     const other = (await srv.account('business')).apiKey;
-    for (const [method, path] of [['GET', `/watch/${w.watch_id}`], ['GET', `/watch/${w.watch_id}/history`], ['DELETE', `/watch/${w.watch_id}`], ['GET', '/watch/wch_unknown'], ['GET', '/watch/wch_unknown/history'], ['DELETE', '/watch/wch_unknown']] as const) {
+    for (const [method, path] of [['GET', `/watch/${w.watch_id}`], ['GET', `/watch/${w.watch_id}/history`], ['POST', `/watch/${w.watch_id}/check`], ['DELETE', `/watch/${w.watch_id}`], ['GET', '/watch/wch_unknown'], ['GET', '/watch/wch_unknown/history'], ['POST', '/watch/wch_unknown/check'], ['DELETE', '/watch/wch_unknown']] as const) {
       const res = await call(srv.url, method, path, { key: other });
       assert.equal(res.status, 404, `${method} ${path}`);
       assert.equal(res.body.code, 'not_found');
@@ -269,7 +302,7 @@ describeEachStore('watch list', (kind) => {
 
   test('plans below business get 403 and no key gets 401 on every watch and webhook route', async () => {
     const pro = (await srv.account('pro')).apiKey;
-    const routes = [['POST', '/watch'], ['GET', '/watch'], ['GET', '/watch/wch_x'], ['DELETE', '/watch/wch_x'], ['GET', '/watch/wch_x/history'], ['PUT', '/webhook'], ['GET', '/webhook'], ['DELETE', '/webhook'], ['POST', '/webhook/test'], ['GET', '/webhook/deliveries']] as const;
+    const routes = [['POST', '/watch'], ['GET', '/watch'], ['GET', '/watch/wch_x'], ['DELETE', '/watch/wch_x'], ['GET', '/watch/wch_x/history'], ['POST', '/watch/wch_x/check'], ['PUT', '/webhook'], ['GET', '/webhook'], ['DELETE', '/webhook'], ['POST', '/webhook/test'], ['GET', '/webhook/deliveries']] as const;
     for (const [method, path] of routes) {
       const body = method === 'POST' || method === 'PUT' ? { biz_no: valid(1), url: 'https://example.com/h' } : undefined;
       assert.equal((await call(srv.url, method, path, { key: pro, body })).status, 403, `${method} ${path} pro`);

@@ -231,6 +231,19 @@ export function watchRoutes(service: WatchService): FastifyPluginAsyncTypebox {
       },
     );
 
+    app.post(
+      '/watch/:watch_id/check',
+      {
+        schema: {
+          summary: 'Re-check a watched business now (charged as one lookup)',
+          description: 'Asks NTS now rather than at the next scheduled check; a change is recorded in the history and notified like a scheduled one. 503 (not charged) when NTS does not answer; 409 while a scheduled check holds the entry.',
+          params: WatchParams,
+          response: { 200: WatchRecord, ...problemResponses, 404: Problem, 409: Problem, 503: Problem },
+        },
+      },
+      async (request) => watchRecord(await service.checkNow(requireAccount(request), request.params.watch_id)),
+    );
+
     app.get(
       '/watch/:watch_id/history',
       {

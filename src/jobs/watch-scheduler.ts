@@ -78,7 +78,21 @@ export class WatchScheduler {
     return result;
   }
 
-  async #check(claimed: Watch[], started: Date, result: RoundResult): Promise<void> {
+  /**
+   * Checks one entry of the account now, as a round would (history, events, evidence), with an
+   * answer fresh from NTS. `claimed: false` when a round in some process holds it right now.
+   */
+  async checkOne(accountId: string, watchId: string): Promise<{ claimed: boolean; checked: boolean }> {
+    const { store, now } = this.#o;
+    const started = now();
+    const watch = await store.watches.claimOne(accountId, watchId, started.toISOString(), this.#holder, new Date(started.getTime() + this.#o.leaseMs).toISOString());
+    if (!watch) return { claimed: false, checked: false };
+    const result: RoundResult = { claimed: 1, checked: 0, changed: 0, postponed: 0, events: 0 };
+    await this.#check([watch], started, result, 0);
+    return { claimed: true, checked: result.checked === 1 };
+  }
+
+  async #check(claimed: Watch[], started: Date, result: RoundResult, maxAgeOverrideMs?: number): Promise<void> {
     const { store, now } = this.#o;
     const accounts = new Map<string, Account | null>();
     for (const w of claimed) if (!accounts.has(w.accountId)) accounts.set(w.accountId, await store.accounts.get(w.accountId));
@@ -93,7 +107,7 @@ export class WatchScheduler {
       } else due.push({ watch, account, intervalHours });
     }
     // a re-check must observe NTS, not replay an answer from before the last check
-    const maxAgeMs = Math.min(...due.map((d) => d.intervalHours)) * 1800_000;
+    const maxAgeMs = maxAgeOverrideMs ?? Math.min(...due.map((d) => d.intervalHours)) * 1800_000;
     const seen = await this.#o.checker.check(due.map((d) => ({ account: d.account, bno: d.watch.bno, name: d.watch.name, address: d.watch.address })), { maxAgeMs });
     // the lookup and the commit each hold the event loop for a while on the embedded store
     await setImmediate();

@@ -3,7 +3,7 @@
 
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { NTS_MAX_PER_CALL, NTS_STATUS_PATH, NTS_VALIDATE_PATH } from './nts-wire.ts';
-import { sandboxRecord, sandboxValidation } from './sandbox.ts';
+import { recordWithStatus, sandboxRecord, sandboxValidation } from './sandbox.ts';
 import type { NtsRecord } from '../domain/status.ts';
 import { VALIDATE_FIELDS, type ValidateQuery } from '../domain/validation.ts';
 import { seededRandom } from '../domain/seeded-random.ts';
@@ -107,8 +107,43 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
     timers.add(t);
   };
 
+  // numbers whose status was changed through the admin path while running
+  const changed = new Map<string, NtsRecord>();
+
+  /**
+   * The development loop's control: PUT /_admin/status/{b_no} {"status": "closed", "end_dt":
+   * "20261120"} makes NTS answer so from now on (a watched business closes in minutes);
+   * DELETE /_admin/status/{b_no} restores the sandbox's answer; GET /_admin/status lists changes.
+   * With a service key set, the admin path wants it too.
+   */
+  async function admin(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
+    if (opts.serviceKey !== undefined && url.searchParams.get('serviceKey') !== opts.serviceKey) return sendJson(res, 401, { code: -4, msg: '등록되지 않은 인증키 입니다.' });
+    const bno = /^\/_admin\/status\/([0-9-]{10,12})$/.exec(url.pathname)?.[1]?.replace(/-/g, '');
+    if (url.pathname === '/_admin/status' && req.method === 'GET') return sendJson(res, 200, { changed: [...changed.values()] });
+    if (!bno || bno.length !== 10) return sendJson(res, 404, { error: 'use /_admin/status/{b_no}' });
+    if (req.method === 'DELETE') {
+      changed.delete(bno);
+      return sendJson(res, 200, sandboxRecord(bno));
+    }
+    if (req.method !== 'PUT') return sendJson(res, 405, { error: 'PUT, DELETE or GET' });
+    let body: { status?: unknown; end_dt?: unknown };
+    try {
+      body = JSON.parse(await readBody(req)) as typeof body;
+    } catch {
+      return sendJson(res, 400, { error: 'a JSON body: {"status": "active|suspended|closed|unregistered", "end_dt": "YYYYMMDD"}' });
+    }
+    const status = body.status;
+    if (status !== 'active' && status !== 'suspended' && status !== 'closed' && status !== 'unregistered') return sendJson(res, 400, { error: 'status must be active, suspended, closed or unregistered' });
+    const today = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10).replace(/-/g, '');
+    const endDt = typeof body.end_dt === 'string' && /^[0-9]{8}$/.test(body.end_dt) ? body.end_dt : today;
+    const record = recordWithStatus(bno, status, endDt);
+    changed.set(bno, record);
+    return sendJson(res, 200, record);
+  }
+
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    if (url.pathname.startsWith('/_admin/')) return admin(req, res, url);
     const validate = url.pathname === NTS_VALIDATE_PATH;
     if (url.pathname !== NTS_STATUS_PATH && !validate) return sendJson(res, 404, { status_code: 'NOT_FOUND' });
     if (req.method !== 'POST') return sendJson(res, 405, { status_code: 'METHOD_NOT_ALLOWED' });
@@ -153,7 +188,7 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
       }
       const recordOf = (b: string): NtsRecord => {
         const bno = b.replace(/-/g, '');
-        return opts.overrides?.get(bno) ?? sandboxRecord(bno);
+        return changed.get(bno) ?? opts.overrides?.get(bno) ?? sandboxRecord(bno);
       };
       if (validate) {
         const data = (items as ValidateQuery[]).map((q) => {

@@ -153,6 +153,21 @@ export function sandboxRecord(bno: string): NtsRecord {
   };
 }
 
+/**
+ * The number's sandbox record with its status changed, as NTS would answer once the business
+ * suspends, closes (on `endDt`, YYYYMMDD) or reopens; its tax type stays. For the fake NTS's admin.
+ */
+export function recordWithStatus(bno: string, status: 'active' | 'suspended' | 'closed' | 'unregistered', endDt = ''): NtsRecord {
+  if (status === 'unregistered') return unregisteredRecord(bno);
+  const base = sandboxRecord(bno);
+  const code = CODE_OF[status];
+  const tax = base.b_stt_cd === '' ? taxType(bno, draws(bno)[2]) : { tax_type: base.tax_type, tax_type_cd: base.tax_type_cd };
+  return {
+    ...base, ...tax, b_stt: NTS_STATUS_TEXT[code], b_stt_cd: code, end_dt: status === 'closed' ? endDt : '',
+    utcc_yn: base.utcc_yn || 'N', rbf_tax_type: base.rbf_tax_type || '해당없음', rbf_tax_type_cd: base.rbf_tax_type_cd || '99',
+  };
+}
+
 export class SandboxRegistry implements Registry {
   readonly source = 'sandbox' as const;
 

@@ -137,7 +137,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
     },
     log,
   });
-  const watch = new WatchService({ store, checker, quota: new Quota(store, now), now });
+  const watch = new WatchService({ store, checker, quota: new Quota(store, now), now, recheck: (accountId, watchId) => scheduler.checkOne(accountId, watchId) });
   const webhooks = new WebhookService({ store, policy: config.webhooks, now, onQueued: () => deliverer.notify() });
   const routes = new RouteInventory();
   // a worker serves only probes and metrics; api and all serve the API

@@ -181,6 +181,17 @@ export class WatchStore extends OverSql {
     return rows.map(toWatch);
   }
 
+  /** One entry of the account claimed for a check now, unless a round holds it; null when not found or held. */
+  async claimOne(accountId: string, watchId: string, now: string, holder: string, leaseUntil: string): Promise<Watch | null> {
+    const row = await this.sql.get(
+      `UPDATE watches SET lease_holder = ?, lease_expires_at = ?
+        WHERE id = ? AND account_id = ? AND (lease_expires_at IS NULL OR lease_expires_at <= ?)
+       RETURNING *`,
+      [holder, leaseUntil, watchId, accountId, now],
+    );
+    return row ? toWatch(row) : null;
+  }
+
   /**
    * A round's results in one transaction: each check committed if its holder still holds the
    * lease (else nothing of it is written: false at its place), and the postponed entries'

@@ -14,6 +14,9 @@ import type { Account } from '../domain/account.ts';
 import type { ListCursor, Watch, WatchFilter, WatchHistoryEntry } from '../domain/watch-entities.ts';
 import { evidenced, type WatchChecker } from './watch-checker.ts';
 
+/** Checks one entry now, as the scheduler's rounds do (jobs/watch-scheduler.ts). */
+export type Recheck = (accountId: string, watchId: string) => Promise<{ claimed: boolean; checked: boolean }>;
+
 export interface WatchInput {
   biz_no: string;
   name?: string | null | undefined;
@@ -68,11 +71,38 @@ export class WatchService {
   readonly #quota: Quota;
   readonly #now: () => Date;
 
-  constructor(deps: { store: Store; checker: WatchChecker; quota: Quota; now: () => Date }) {
+  readonly #recheck: Recheck | undefined;
+
+  constructor(deps: { store: Store; checker: WatchChecker; quota: Quota; now: () => Date; recheck?: Recheck }) {
+    this.#recheck = deps.recheck;
     this.#store = deps.store;
     this.#checker = deps.checker;
     this.#quota = deps.quota;
     this.#now = deps.now;
+  }
+
+  /**
+   * Re-checks an entry now, with an answer fresh from NTS, as its scheduled check would (a change
+   * is recorded and notified); charged as one lookup, given back when NTS does not answer.
+   */
+  async checkNow(account: Account, watchId: string): Promise<Watch> {
+    watchPlan(account);
+    const watch = await this.get(account, watchId);
+    if (!this.#recheck) throw new AppError('internal', 'this process cannot check watch entries');
+    const reservation = await this.#quota.reserveOne(account);
+    let out;
+    try {
+      out = await this.#recheck(account.id, watch.id);
+    } catch (err) {
+      await this.#quota.refund(reservation);
+      throw err;
+    }
+    if (!out.checked) {
+      await this.#quota.refund(reservation);
+      if (!out.claimed) throw new AppError('conflict', `${watch.id} is being checked right now; retry in a moment`, { headers: { 'retry-after': '5' } });
+      throw new AppError('upstream_unavailable', 'NTS did not answer; the entry was not charged and will be checked again on schedule', { headers: { 'retry-after': '60' } });
+    }
+    return this.get(account, watchId);
   }
 
   /** The new entry (created: true) or the account's existing one for that number. */

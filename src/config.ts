@@ -162,6 +162,19 @@ export class ConfigError extends Error {
 }
 
 /** Reads only the variables the schema names; empty strings count as unset. */
+/** Which database a process uses, in words an operator can compare (never a password). */
+export function storeLabel(store: Config['store']): string {
+  if (store.kind === 'sqlite') return `embedded database ${store.file}`;
+  let where = 'PostgreSQL';
+  try {
+    const u = new URL(store.url);
+    where = `PostgreSQL ${u.hostname}${u.port ? `:${u.port}` : ''}${u.pathname}`;
+  } catch {
+    /* not a URL: a libpq key=value string; say no more than the kind */
+  }
+  return `${where}${store.schema ? ` schema ${store.schema}` : ''}`;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const raw: Record<string, unknown> = {};
   for (const key of Object.keys(EnvSchema.properties)) {

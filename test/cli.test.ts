@@ -50,6 +50,28 @@ describe('bizcheck CLI', () => {
     assert.equal(me.body.account_id, r.json.account_id);
   });
 
+  test('operators find an account by email: accounts list and show, --email wherever --account is taken; every command names its database', async () => {
+    const made = await cli('accounts', 'create', '--email', 'Finder@Example.com', '--plan', 'free');
+    assert.equal(made.code, 0, made.stderr);
+    assert.match(made.stderr, new RegExp(`embedded database ${path.join(dataDir, 'bizcheck.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    const listed = await cli('accounts', 'list', '--email', 'FINDER@');
+    assert.deepEqual(listed.json.map((a: { account_id: string }) => a.account_id), [made.json.account_id]);
+    assert.ok((await cli('accounts', 'list')).json.length >= 1);
+    assert.equal((await cli('accounts', 'list', '--email', '100%_')).json.length, 0, 'LIKE wildcards in the email are literal');
+    const shown = await cli('accounts', 'show', '--email', 'finder@example.com');
+    assert.equal(shown.json.account_id, made.json.account_id);
+    assert.equal(shown.json.keys.length, 1);
+    const raised = await cli('accounts', 'set-plan', '--email', 'finder@example.com', '--plan', 'business');
+    assert.deepEqual(raised.json, { account_id: made.json.account_id, plan: 'business' });
+    assert.equal((await call(srv.url, 'GET', '/me', { key: made.json.api_key })).body.plan, 'business');
+    const unknown = await cli('accounts', 'set-plan', '--email', 'nobody@example.com', '--plan', 'pro');
+    assert.equal(unknown.code, 1);
+    assert.match(unknown.stderr, /no account with the email nobody@example.com/);
+    const neither = await cli('keys', 'list');
+    assert.equal(neither.code, 2);
+    assert.match(neither.stderr, /--account \(or --email\)/);
+  });
+
   test('keys are stored only as hashes: the database file never contains a key', async () => {
     const r = await cli('accounts', 'create', '--email', 'hash@example.com', '--plan', 'business');
     const secret = r.json.api_key.split('_')[2];

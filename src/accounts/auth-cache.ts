@@ -102,6 +102,12 @@ class ForgetfulAccounts implements AccountStore {
   count(): Promise<number> {
     return this.#inner.count();
   }
+  list(opts: { email?: string; limit: number }): Promise<Account[]> {
+    return this.#inner.list(opts);
+  }
+  findByEmail(email: string): Promise<Account | null> {
+    return this.#inner.findByEmail(email);
+  }
 }
 
 export function withAuthCache(store: Store, opts: AuthCacheOptions): Store {

@@ -23,6 +23,9 @@ export interface AccountStore {
   create(account: Account): Promise<void>;
   get(accountId: string): Promise<Account | null>;
   count(): Promise<number>;
+  /** accounts in creation order, those whose email contains `email` (case-insensitive) when given */
+  list(opts: { email?: string; limit: number }): Promise<Account[]>;
+  findByEmail(email: string): Promise<Account | null>;
   setPlan(accountId: string, plan: PlanName): Promise<Account | null>;
   setQuotaLimit(accountId: string, limit: number | null): Promise<Account | null>;
   /** days the account's batch jobs are kept; null: the service's default */
@@ -41,6 +44,18 @@ export class SqlAccountStore extends OverSql implements AccountStore {
 
   async count(): Promise<number> {
     return num(await this.sql.get('SELECT count(*) AS n FROM accounts'));
+  }
+
+  async list(opts: { email?: string; limit: number }): Promise<Account[]> {
+    const rows = opts.email
+      ? await this.sql.all("SELECT * FROM accounts WHERE lower(email) LIKE ? ESCAPE '\\' ORDER BY created_at, id LIMIT ?", [`%${opts.email.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`, opts.limit])
+      : await this.sql.all('SELECT * FROM accounts ORDER BY created_at, id LIMIT ?', [opts.limit]);
+    return rows.map(toAccount);
+  }
+
+  async findByEmail(email: string): Promise<Account | null> {
+    const r = await this.sql.get('SELECT * FROM accounts WHERE lower(email) = ?', [email.trim().toLowerCase()]);
+    return r ? toAccount(r) : null;
   }
 
   async setPlan(accountId: string, plan: PlanName): Promise<Account | null> {

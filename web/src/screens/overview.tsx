@@ -118,6 +118,10 @@ export function OverviewScreen() {
             <dl class="pairs">
               <dt>{t('overview.email')}</dt>
               <dd>{info.email}</dd>
+              <dt>{t('overview.accountId')}</dt>
+              <dd>
+                <code data-testid="account-id">{info.account_id}</code>
+              </dd>
               <dt>{t('overview.since')}</dt>
               <dd>{formatDate(lang, info.created_at)}</dd>
             </dl>

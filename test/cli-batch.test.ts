@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import ExcelJS from 'exceljs';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
 import { SANDBOX_FIXED } from '../src/registry/sandbox.ts';
@@ -38,6 +39,24 @@ describe('bizcheck batch', () => {
     const csv = readFileSync(out, 'utf8');
     assert.equal(csv.trim().split(/\r?\n/).length, SANDBOX_FIXED.length + 1);
     assert.match(csv, /closed/);
+  });
+
+  test('--sheet and --*-column name what the headers do not say; the columns read and the notices are shown', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('안내').addRow(['설명']);
+    const ws = wb.addWorksheet('목록');
+    ws.addRow(['번호', '고객 이름', '위치']);
+    for (const f of SANDBOX_FIXED.slice(0, 3)) ws.addRow([f.bno, '한빛', '서울특별시 중구 세종대로 110']);
+    const file = path.join(dir, '목록.xlsx');
+    writeFileSync(file, Buffer.from(await wb.xlsx.writeBuffer()));
+    const out = path.join(dir, 'cols.json');
+    const { stdout, stderr } = await run(process.execPath, [BIN, 'batch', file, '--out', out, '--url', srv.url, '--sheet', '목록', '--bno-column', '1', '--name-column', '고객 이름', '--address-column', '위치'], { env: { ...process.env, BIZCHECK_API_KEY: key }, timeout: 60_000 });
+    assert.equal(JSON.parse(stdout).total, 3);
+    assert.match(stderr, /columns: number "번호", name "고객 이름", address "위치" \(sheet "목록"\)/);
+    const rows = JSON.parse(readFileSync(out, 'utf8')) as { result: { fixed_address: string | null } }[] | { rows: unknown[] };
+    assert.ok(Array.isArray(rows) ? rows.length === 3 : rows.rows.length === 3);
+    // without the flags the same file is refused: its headers name no number column
+    await assert.rejects(run(process.execPath, [BIN, 'batch', file, '--url', srv.url, '--key', key], { timeout: 30_000 }), (e: { stderr: string }) => /"안내", "목록"/.test(e.stderr));
   });
 
   test('a refusal from the server is a clear message and exit 1', async () => {

@@ -20,6 +20,8 @@ function customerCsv(rows: number): string {
     const nine = String(220_810_000 + i * 7).padStart(9, '0');
     lines.push(`${nine}${checkDigitOf(nine)},상점${i},서울특별시 중구 세종대로 110`);
   }
+  // the total line offices put under a list: skipped, and said on the job's page
+  lines.push(`합계,${rows}곳,`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -58,6 +60,9 @@ function browserSuite(kind: StoreKind): void {
       await page.getByTestId('plan').waitFor();
       assert.equal(await page.getByTestId('plan').textContent(), 'free');
       assert.equal(await page.getByTestId('quota-remaining').textContent(), '100');
+      // the id an operator needs for `accounts set-plan`, shown to the one who signed up
+      const shownId = await page.getByTestId('account-id').textContent();
+      assert.equal(shownId, (await srv.store.accounts.findByEmail(who))?.id);
       assert.equal(await page.evaluate('document.cookie'), '', 'the session cookie is httpOnly');
       await screenshot(page, `${kind}-desktop-2-overview`);
 
@@ -136,6 +141,7 @@ function browserSuite(kind: StoreKind): void {
       assert.match(page.url(), /\/console\/bulk\/job_/);
       await page.getByTestId('job-status').filter({ hasText: '완료' }).waitFor({ timeout: 90_000 });
       assert.equal(await bar.getAttribute('aria-valuenow'), '100');
+      assert.equal(await page.getByTestId('file-notices').textContent(), '합계·소계 행 1개는 거래처가 아니어서 건너뛰었습니다 (조회·과금 없음).');
       const preview = page.getByTestId('preview');
       await preview.waitFor();
       assert.equal(await preview.locator('tbody tr').count(), 20);

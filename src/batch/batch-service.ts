@@ -298,6 +298,10 @@ export class BatchService {
         fingerprint,
         // wide rows or late JSON keys may have added columns while reading
         columns: opened.headers,
+        fileReport: {
+          sheet: opened.sheet, sheets: opened.sheets, sheetByContent: opened.sheetByContent,
+          totalRows: opened.notes.totalRows, totalRowTexts: opened.notes.totalRowTexts, paddedNumbers: opened.notes.paddedNumbers, paddedRows: opened.notes.paddedRows,
+        },
       });
       if (!out.ok) {
         await this.#store.batches.discardJob(jobId);

@@ -5,6 +5,7 @@ import { progressOf } from '../domain/job-progress.ts';
 import type { RowValidation } from '../domain/validation.ts';
 
 const Nullable = (t: Parameters<typeof Type.Union>[0][number]) => Type.Union([t, Type.Null()]);
+export const NOTICE_CODES = ['sheet_chosen', 'no_address_column', 'no_name_column', 'total_rows_skipped', 'numbers_zero_padded'] as const;
 const FileInfo = Type.Object({
   name: Nullable(Type.String()),
   kind: Type.String({ description: 'csv | tsv | xlsx | json | ndjson' }),
@@ -15,13 +16,49 @@ const FileInfo = Type.Object({
   representative_column: Nullable(Type.String()),
   opening_date_column: Nullable(Type.String()),
   validates: Type.Boolean({ description: 'the file has both a representative and an opening-date column: rows that fill both are checked by NTS 진위확인 (a `validation` field)' }),
+  sheet: Nullable(Type.String({ description: 'XLSX: the worksheet read' })),
+  notices: Type.Array(
+    Type.Object({
+      code: Type.Union([Type.Literal('sheet_chosen'), Type.Literal('no_address_column'), Type.Literal('no_name_column'), Type.Literal('total_rows_skipped'), Type.Literal('numbers_zero_padded')]),
+      message: Type.String(),
+      count: Type.Optional(Type.Integer()),
+      row_ids: Type.Optional(Type.Array(Type.Integer(), { description: 'the first few rows concerned' })),
+      examples: Type.Optional(Type.Array(Type.String(), { description: 'the first few skipped rows as they read' })),
+    }),
+    { description: 'what reading the file decided on its own: a missing name or address column (rows are then assessed without it), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero' },
+  ),
 });
+
+export type FileNotice = { code: (typeof NOTICE_CODES)[number]; message: string; count?: number; row_ids?: number[]; examples?: string[] };
+
+/** What the job says about its file, from the columns chosen and what reading it decided. */
+export function fileNotices(job: Pick<BatchJob, 'chosen' | 'fileReport'>): FileNotice[] {
+  const out: FileNotice[] = [];
+  const r = job.fileReport;
+  if (r?.sheetByContent && r.sheet) {
+    out.push({ code: 'sheet_chosen', message: `첫 시트에 사업자등록번호 열이 없어 "${r.sheet}" 시트를 읽었습니다. 다른 시트는 sheet로 고를 수 있습니다 (파일의 시트: ${r.sheets.map((s) => `"${s}"`).join(', ')}).` });
+  }
+  if (!job.chosen.address) {
+    out.push({ code: 'no_address_column', message: '주소 열을 찾지 못해 주소 없이 판정했습니다: 반송 위험이 주소 확인 없이 계산되고 교정 주소가 없습니다. 주소 열이 있다면 address_column으로 지정해 주세요.' });
+  }
+  if (!job.chosen.name) {
+    out.push({ code: 'no_name_column', message: '상호 열을 찾지 못해 상호 없이 판정했습니다. 상호 열이 있다면 name_column으로 지정해 주세요.' });
+  }
+  if (r && r.totalRows > 0) {
+    out.push({ code: 'total_rows_skipped', message: `합계·소계 행 ${r.totalRows.toLocaleString('ko-KR')}개는 거래처가 아니어서 건너뛰었습니다 (조회·과금 없음).`, count: r.totalRows, examples: r.totalRowTexts });
+  }
+  if (r && r.paddedNumbers > 0) {
+    out.push({ code: 'numbers_zero_padded', message: `9자리 사업자등록번호 ${r.paddedNumbers.toLocaleString('ko-KR')}개는 엑셀이 앞자리 0을 지운 것으로 보고 0을 붙여 읽었습니다.`, count: r.paddedNumbers, row_ids: r.paddedRows });
+  }
+  return out;
+}
 
 function fileInfo(job: BatchJob): Static<typeof FileInfo> {
   const c = job.chosen;
   return {
     name: job.filename, kind: job.fileKind, columns: job.columns, number_column: c.bno, name_column: c.name, address_column: c.address,
     representative_column: c.representative ?? null, opening_date_column: c.opened ?? null, validates: validates(job),
+    sheet: job.fileReport?.sheet ?? null, notices: fileNotices(job),
   };
 }
 

@@ -13,6 +13,12 @@ export interface BatchCommandOptions {
   offline: boolean;
   paid: boolean;
   out: string | undefined;
+  /** XLSX worksheet by name or 1-based position; default the first that holds a number column */
+  sheet?: string | undefined;
+  /** columns by header text or 1-based position, where the file's headers are not recognised */
+  bnoColumn?: string | undefined;
+  nameColumn?: string | undefined;
+  addressColumn?: string | undefined;
   /** how often to poll; the spec recommends one second */
   pollMs?: number;
   /** give up after this long (a million rows take a few minutes) */
@@ -49,11 +55,17 @@ export async function runBatchCommand(o: BatchCommandOptions): Promise<Record<st
   // a file-backed Blob: streamed from disk as it is sent, never read whole into memory
   form.append('file', await openAsBlob(o.file), path.basename(o.file));
   const query = new URLSearchParams({ offline: String(o.offline), paid: String(o.paid) });
+  for (const [name, value] of [['sheet', o.sheet], ['bno_column', o.bnoColumn], ['name_column', o.nameColumn], ['address_column', o.addressColumn]] as const) {
+    if (value !== undefined) query.set(name, value);
+  }
   err.write(`uploading ${path.basename(o.file)} (${(size / 1024 ** 2).toFixed(1)} MB)…\n`);
   const up = await fetch(`${base}/batch?${query.toString()}`, { method: 'POST', headers, body: form });
   if (up.status !== 202) await problem(up);
-  const created = (await up.json()) as { job_id: string; total: number; distinct_numbers: number; charged: number; overage: number };
+  const created = (await up.json()) as { job_id: string; total: number; distinct_numbers: number; charged: number; overage: number; file: { sheet: string | null; number_column: string; name_column: string | null; address_column: string | null; notices: { message: string }[] } };
   err.write(`job ${created.job_id}: ${created.total} rows, ${created.distinct_numbers} distinct numbers, ${created.charged} lookups charged${created.overage ? `, ${created.overage} as overage` : ''}\n`);
+  const f = created.file;
+  err.write(`columns: number "${f.number_column}", name ${f.name_column ? `"${f.name_column}"` : '—'}, address ${f.address_column ? `"${f.address_column}"` : '—'}${f.sheet ? ` (sheet "${f.sheet}")` : ''}\n`);
+  for (const n of f.notices) err.write(`note: ${n.message}\n`);
 
   const deadline = Date.now() + (o.timeoutMs ?? 6 * 3600_000);
   let status: { status: string; processed: number; total: number; failure_reason: string | null; counts: unknown };

@@ -6,7 +6,7 @@ import { once } from 'node:events';
 import { createAccount, deleteAccount, issueKey, parsePlan, revokeKey, setBatchRetention, setPlan, setQuotaLimit } from '../accounts/accounts.ts';
 import { exportAccount } from './account-export.ts';
 import { importAddressDb } from '../addresses/address-db-import.ts';
-import { ConfigError, loadConfig, ROLES, type Role } from '../config.ts';
+import { ConfigError, loadConfig, ROLES, storeLabel, type Role } from '../config.ts';
 import { CliHttpError, runBatchCommand } from './batch-command.ts';
 import { AppError } from '../errors.ts';
 import { openStore } from '../store/open.ts';
@@ -15,6 +15,8 @@ import type { Store } from '../store/store.ts';
 const USAGE = `usage: bizcheck <command> [options]
 
   accounts create --email E --plan P        create an account and its first API key
+  accounts list [--email PART] [--limit N]  accounts by creation (those whose email contains PART)
+  accounts show --account A                 one account: plan, limits, its keys by prefix
   accounts set-plan --account A --plan P    plans: free, pro, business, enterprise
   accounts set-quota --account A --limit N  custom monthly lookup limit (--limit plan: back to the plan's)
   accounts set-retention --account A --days N  days this account's batch jobs keep their rows (--days default: BATCH_RETENTION_DAYS)
@@ -23,14 +25,17 @@ const USAGE = `usage: bizcheck <command> [options]
   keys create --account A                   issue another API key (shown once)
   keys list --account A                     keys by prefix, with created/last-used/revoked times
   keys revoke --key-prefix P                revoke a key, e.g. --key-prefix bzk_Ab3dE9xQ
-  batch FILE [--offline] [--paid] [--out results.csv|.xlsx|.json]
+  batch FILE [--offline] [--paid] [--out results.csv|.xlsx|.json] [--sheet NAME|N]
+        [--bno-column H|N] [--name-column H|N] [--address-column H|N]   a column by header text or 1-based position
                                             verify a file through a running server (BIZCHECK_URL,
                                             default http://127.0.0.1:8080; BIZCHECK_API_KEY or --key)
   addresses import DIR                      load the official 도로명주소 DB text files (CP949, *.txt) in DIR
   serve [--role all|api|worker]             run the service (as npm start); api: the HTTP API only;
                                             worker: batch work and refits, with /healthz /readyz /metrics
 
-The store is chosen like the server's: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded).`;
+Wherever --account A is taken, --email E names the account by its email instead.
+The store is chosen like the server's: DATABASE_URL (PostgreSQL) or DATA_DIR (embedded); each
+command says on stderr which one it used.`;
 
 type Handler = (store: Store, opts: Record<string, string | undefined>, args: string[]) => Promise<unknown>;
 
@@ -42,6 +47,15 @@ function need(opts: Record<string, string | undefined>, name: string): string {
 
 class UsageError extends Error {}
 
+/** The account an operator names by id (--account) or by the email it signed up with (--email). */
+async function accountOf(store: Store, o: Record<string, string | undefined>): Promise<string> {
+  if (o.account) return o.account;
+  if (!o.email) throw new UsageError('missing --account (or --email)');
+  const a = await store.accounts.findByEmail(o.email);
+  if (!a) throw new AppError('not_found', `no account with the email ${o.email} (accounts list --email shows those like it)`);
+  return a.id;
+}
+
 /** A handler that wrote its own output (a stream on stdout) */
 const NO_OUTPUT = Symbol('no output');
 
@@ -50,26 +64,42 @@ const COMMANDS: Record<string, Handler> = {
     const { account, apiKey } = await createAccount(store, need(o, 'email'), parsePlan(need(o, 'plan')));
     return { account_id: account.id, api_key: apiKey, email: account.email, plan: account.plan };
   },
+  'accounts list': async (store, o) => {
+    const limit = o.limit === undefined ? 100 : /^\d+$/.test(o.limit) ? Number(o.limit) : NaN;
+    if (Number.isNaN(limit) || limit < 1) throw new UsageError('--limit takes a whole number');
+    const accounts = await store.accounts.list({ email: o.email, limit });
+    return accounts.map((a) => ({ account_id: a.id, email: a.email, plan: a.plan, quota_limit: a.quotaLimit, created_at: a.createdAt }));
+  },
+  'accounts show': async (store, o) => {
+    const id = await accountOf(store, o);
+    const a = await store.accounts.get(id);
+    if (!a) throw new AppError('not_found', `no account ${id}`);
+    const keys = await store.keys.list(a.id);
+    return {
+      account_id: a.id, email: a.email, plan: a.plan, quota_limit: a.quotaLimit, batch_retention_days: a.batchRetentionDays, created_at: a.createdAt,
+      keys: keys.map((k) => ({ prefix: k.prefix, created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt })),
+    };
+  },
   'accounts set-plan': async (store, o) => {
-    const a = await setPlan(store, need(o, 'account'), parsePlan(need(o, 'plan')));
+    const a = await setPlan(store, await accountOf(store, o), parsePlan(need(o, 'plan')));
     return { account_id: a.id, plan: a.plan };
   },
   'accounts set-quota': async (store, o) => {
     const raw = need(o, 'limit');
     const limit = raw === 'plan' ? null : /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (Number.isNaN(limit)) throw new UsageError('--limit takes a whole number, or "plan"');
-    const a = await setQuotaLimit(store, need(o, 'account'), limit);
+    const a = await setQuotaLimit(store, await accountOf(store, o), limit);
     return { account_id: a.id, plan: a.plan, quota_limit: a.quotaLimit };
   },
   'accounts set-retention': async (store, o) => {
     const raw = need(o, 'days');
     const days = raw === 'default' ? null : /^\d+$/.test(raw) ? Number(raw) : NaN;
     if (Number.isNaN(days)) throw new UsageError('--days takes a whole number of days, or "default"');
-    const a = await setBatchRetention(store, need(o, 'account'), days);
+    const a = await setBatchRetention(store, await accountOf(store, o), days);
     return { account_id: a.id, batch_retention_days: a.batchRetentionDays };
   },
   'accounts export': async (store, o) => {
-    const accountId = need(o, 'account');
+    const accountId = await accountOf(store, o);
     if (!o.out) {
       const counts = await exportAccount(store, accountId, process.stdout);
       process.stderr.write(`${JSON.stringify({ account_id: accountId, lines: counts })}\n`);
@@ -82,17 +112,17 @@ const COMMANDS: Record<string, Handler> = {
     return { account_id: accountId, out: o.out, lines: counts };
   },
   'accounts delete': async (store, o) => {
-    const accountId = need(o, 'account');
+    const accountId = await accountOf(store, o);
     if (o.confirm !== accountId) throw new UsageError('accounts delete removes everything held about the account for good: repeat its id as --confirm');
     await deleteAccount(store, accountId);
     return { account_id: accountId, deleted: true };
   },
   'keys create': async (store, o) => {
-    const { key, record } = await issueKey(store, need(o, 'account'));
+    const { key, record } = await issueKey(store, await accountOf(store, o));
     return { account_id: record.accountId, key_id: record.id, prefix: record.prefix, api_key: key };
   },
   'keys list': async (store, o) => {
-    const accountId = need(o, 'account');
+    const accountId = await accountOf(store, o);
     if (!(await store.accounts.get(accountId))) throw new AppError('not_found', `no account ${accountId}`);
     const keys = await store.keys.list(accountId);
     return keys.map((k) => ({ prefix: k.prefix, created_at: k.createdAt, last_used_at: k.lastUsedAt, revoked_at: k.revokedAt }));
@@ -149,6 +179,10 @@ async function run(argv: string[]): Promise<number | 'serving'> {
       url: { type: 'string' },
       key: { type: 'string' },
       role: { type: 'string' },
+      sheet: { type: 'string' },
+      'bno-column': { type: 'string' },
+      'name-column': { type: 'string' },
+      'address-column': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -161,6 +195,7 @@ async function run(argv: string[]): Promise<number | 'serving'> {
     const out = await runBatchCommand({
       file, key, url: values.url ?? process.env.BIZCHECK_URL ?? 'http://127.0.0.1:8080',
       offline: values.offline ?? false, paid: values.paid ?? false, out: values.out,
+      sheet: values.sheet, bnoColumn: values['bno-column'], nameColumn: values['name-column'], addressColumn: values['address-column'],
     });
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
     return 0;
@@ -172,7 +207,10 @@ async function run(argv: string[]): Promise<number | 'serving'> {
     process.stderr.write(`${values.help ? '' : name ? `unknown command "${name}"\n\n` : ''}${USAGE}\n`);
     return values.help ? 0 : 2;
   }
-  const store = await openStore(loadConfig().store);
+  const config = loadConfig();
+  // a key created against one database fails silently on a server started with another: say which
+  process.stderr.write(`bizcheck: ${storeLabel(config.store)}\n`);
+  const store = await openStore(config.store);
   try {
     const out = await handler(store, values as Record<string, string | undefined>, positionals.slice(2));
     if (out !== NO_OUTPUT) process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

@@ -14,6 +14,20 @@ export interface ChosenHeaders {
   opened?: string | null;
 }
 
+/** What reading the file decided on its own, for the job to say (jobs stored before it: null). */
+export interface FileReport {
+  /** XLSX: the worksheet read, the visible ones, and whether it was picked for holding the number column */
+  sheet: string | null;
+  sheets: string[];
+  sheetByContent: boolean;
+  /** 합계/소계 rows and counts: skipped, not looked up; the first few as they read */
+  totalRows: number;
+  totalRowTexts: string[];
+  /** 9-digit numbers read with the leading zero Excel dropped; the first few row_ids */
+  paddedNumbers: number;
+  paddedRows: number[];
+}
+
 export type BatchStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed';
 
 /** Whether a job has ended (every row settled), done or failed. */
@@ -30,6 +44,7 @@ export interface BatchJob {
   columns: string[];
   /** which headers were read as number, name and address, and as representative and opening date */
   chosen: ChosenHeaders;
+  fileReport: FileReport | null;
   total: number;
   distinctNumbers: number;
   processed: number;

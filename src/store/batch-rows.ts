@@ -1,5 +1,5 @@
 // Row → BatchJob and ChunkLease (see rows.ts for how one mapping serves both engines).
-import type { BatchJob, ChunkLease } from '../domain/batch.ts';
+import type { BatchJob, ChunkLease, FileReport } from '../domain/batch.ts';
 import { bool, iso, isoOrNull, json, str, type Row } from './rows.ts';
 
 
@@ -13,6 +13,7 @@ export function toJob(r: Row): BatchJob {
     fileKind: String(r.file_kind),
     columns: json<string[]>(r.columns),
     chosen: json<BatchJob['chosen']>(r.chosen),
+    fileReport: r.file_report == null ? null : json<FileReport>(r.file_report),
     total: Number(r.total),
     distinctNumbers: Number(r.distinct_numbers),
     processed: Number(r.processed),

@@ -2,7 +2,7 @@
 // unit a worker leases), each chunk's output (encoded by batch/chunk-codec.ts: the store keeps
 // the text), the numbers shared by several chunks (answer and refund, once per job) and counts.
 import type { StatusAnswer } from '../domain/status.ts';
-import type { BatchJob, NumberOutcome, Tally } from '../domain/batch.ts';
+import type { BatchJob, FileReport, NumberOutcome, Tally } from '../domain/batch.ts';
 import type { WebhookEventInput } from '../domain/watch-entities.ts';
 
 /** A chunk's rows as stored: JSON text, and the numbers it looks up (JSON array text, or null). */
@@ -72,6 +72,8 @@ export interface FinalizeOptions {
   now: Date;
   fingerprint?: string;
   columns?: string[];
+  /** what reading the file decided on its own (skipped totals, padded numbers, the sheet) */
+  fileReport?: FileReport;
   /** data rows appended (row ids 1..total) */
   total: number;
   /** distinct check-digit-valid numbers: what is charged */
@@ -83,6 +85,6 @@ export interface FinalizeOptions {
 }
 
 /** A new job as its uploader creates it. */
-export type NewJob = Omit<BatchJob, 'upstreamWait' | 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt' | 'expiredAt'> & {
+export type NewJob = Omit<BatchJob, 'upstreamWait' | 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt' | 'expiredAt' | 'fileReport'> & {
   uploadLeaseUntil: string;
 };

@@ -99,9 +99,9 @@ export class BatchStore extends OverSql {
       const done = chunks === 0;
       const r = await t.get(
         `UPDATE batch_jobs SET status = ?, total = ?, distinct_numbers = ?, chunks_total = ?, charged = ?, overage = ?, finished_at = ?,
-           fingerprint = coalesce(?, fingerprint), columns = coalesce(?::jsonb, columns)
+           fingerprint = coalesce(?, fingerprint), columns = coalesce(?::jsonb, columns), file_report = coalesce(?::jsonb, file_report)
           WHERE id = ? RETURNING *`,
-        [done ? 'done' : 'queued', o.total, o.distinct, chunks, charged, overage, done ? o.now.toISOString() : null, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null, jobId],
+        [done ? 'done' : 'queued', o.total, o.distinct, chunks, charged, overage, done ? o.now.toISOString() : null, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null, o.fileReport ? JSON.stringify(o.fileReport) : null, jobId],
       );
       return { ok: true, job: toJob(r!) };
     });

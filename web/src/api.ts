@@ -139,6 +139,10 @@ export interface JobStatus {
     opening_date_column: string | null;
     /** rows with a representative and an opening date are checked by 진위확인 */
     validates: boolean;
+    /** XLSX: the worksheet read */
+    sheet: string | null;
+    /** what reading the file decided on its own */
+    notices: { code: 'sheet_chosen' | 'no_address_column' | 'no_name_column' | 'total_rows_skipped' | 'numbers_zero_padded'; message: string; count?: number }[];
   };
   created_at: string;
   finished_at: string | null;

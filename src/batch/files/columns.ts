@@ -61,6 +61,8 @@ const ADDRESS_FOLDED = folded(ADDRESS_LABELS);
 const REPRESENTATIVE_FOLDED = folded(REPRESENTATIVE_LABELS);
 const OPENED_FOLDED = folded(OPENED_LABELS);
 
+const KEYWORD_MAX_CHARS = 30;
+
 type Field = 'bno' | 'name' | 'address' | 'representative' | 'opened';
 
 /**
@@ -112,6 +114,8 @@ export function labelRank(header: string, field: Field): number | null {
     if (rank >= 0 && (best === null || rank < best)) best = rank;
   }
   if (best !== null) return best + roadPreference(field, forms);
+  // a line of notes ("1. 사업자번호는 숫자로 입력하세요") is not a header: keywords only in short labels
+  if (header.length > KEYWORD_MAX_CHARS || /^\s*[0-9]+[.)]/.test(header) || /[다요][.!]?\s*$/.test(header.trim())) return null;
   for (const f of forms) {
     for (const rule of KEYWORDS[field]) {
       const r = rule(f);

@@ -6,8 +6,9 @@ import { rawText, type RawCell } from './cell-text.ts';
 import { chooseColumns, type ChosenColumns, type ColumnOverrides } from './columns.ts';
 import { FileError } from './errors.ts';
 import { blankRowsError, isBlank, RowBuilder } from './row-builder.ts';
+import type { SheetRead } from './read-rows.ts';
 
-const HEADER_SEARCH_ROWS = 10;
+export const HEADER_SEARCH_ROWS = 10;
 // objects may leave keys out; the first few together name the columns, not the first alone
 const JSON_HEADER_SAMPLE = 50;
 const JSON_SAMPLE_CHARS = 1_000_000;
@@ -28,7 +29,7 @@ function emptyError(headerOnly: boolean): FileError {
     : new FileError('empty', '파일에 데이터가 없습니다.', { headerOnly: false });
 }
 
-export async function findTableHeader(next: NextRecord, overrides: ColumnOverrides | undefined, maxBlank: number, sheet: () => string | null): Promise<HeaderFound> {
+export async function findTableHeader(next: NextRecord, overrides: ColumnOverrides | undefined, maxBlank: number, sheet: () => SheetRead | null): Promise<HeaderFound> {
   let firstError: FileError | null = null;
   let found: { raw: string[]; columns: ChosenColumns } | null = null;
   let blank = 0;
@@ -47,9 +48,11 @@ export async function findTableHeader(next: NextRecord, overrides: ColumnOverrid
   }
   if (!found) {
     const err = firstError ?? emptyError(false);
-    const name = sheet();
-    // in a workbook the likeliest mistake is the sheet: say which one was read
-    throw name ? new FileError(err.code, `${err.message} (읽은 시트: "${name}")`, { ...err.details, sheet: name }) : err;
+    const read = sheet();
+    // in a workbook the likeliest mistake is the sheet: say which one was read, and which there are
+    if (!read?.name) throw err;
+    const others = read.sheets.length > 1 ? `; 파일의 시트: ${read.sheets.map((s) => `"${s}"`).join(', ')} (sheet로 고를 수 있습니다)` : '';
+    throw new FileError(err.code, `${err.message} (읽은 시트: "${read.name}"${others})`, { ...err.details, sheet: read.name, sheets: read.sheets });
   }
   // a header with nothing under it is refused now, before the caller creates anything
   for (;;) {

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import { FileError } from './errors.ts';
 import type { FromParser, OpenedMeta, ToParser } from './parse-protocol.ts';
 import type { FileRow, OpenedRows, ReadOptions } from './read-rows.ts';
+import { emptyNotes } from './row-builder.ts';
 
 export interface ParserPoolOptions {
   /** old-generation heap of each parsing thread, in MB */
@@ -203,6 +204,7 @@ export class ParserPool {
       throw err;
     }
     const headers = meta.headers;
+    const notes = emptyNotes();
 
     async function* batches(): AsyncGenerator<FileRow[]> {
       let done = false;
@@ -218,6 +220,7 @@ export class ParserPool {
           }
           if (m.t === 'rows' || m.t === 'done') headers.push(...m.headers);
           if (m.t === 'done') {
+            Object.assign(notes, m.notes);
             done = true;
             return;
           }
@@ -234,6 +237,6 @@ export class ParserPool {
       for await (const batch of batches()) yield* batch;
     }
 
-    return { ...meta, headers, rows: rows(), batches: batches(), close: () => release(false) };
+    return { ...meta, headers, notes, rows: rows(), batches: batches(), close: () => release(false) };
   }
 }

@@ -3,10 +3,10 @@
 // ('next'), so neither side can queue more than a bounded amount for the other.
 import type { FileErrorCode } from './errors.ts';
 import type { OpenedRows, ReadOptions } from './read-rows.ts';
-import type { FileRow } from './row-builder.ts';
+import type { FileNotes, FileRow } from './row-builder.ts';
 
 /** What the thread tells once the columns are known: everything of OpenedRows but the rows. */
-export type OpenedMeta = Omit<OpenedRows, 'rows' | 'batches' | 'close'>;
+export type OpenedMeta = Omit<OpenedRows, 'rows' | 'batches' | 'close' | 'notes'>;
 
 // every message carries the number of the file it belongs to: a worker reads many files one
 // after another, and a late message about the last one must not reach the next
@@ -22,7 +22,7 @@ export type FromParser =
   | { t: 'opened'; meta: OpenedMeta }
   /** `headers`: columns added since the last message (wide rows, late JSON keys) */
   | { t: 'rows'; rows: FileRow[]; headers: string[] }
-  | { t: 'done'; headers: string[] }
+  | { t: 'done'; headers: string[]; notes: FileNotes }
   | { t: 'error'; fileError: { code: FileErrorCode; message: string; details: Record<string, unknown> } }
   | { t: 'error'; message: string; fileError?: undefined };
 

@@ -8,18 +8,18 @@
 import type { Readable } from 'node:stream';
 import type { ChosenHeaders } from '../../domain/batch.ts';
 import { readHead } from './byte-head.ts';
-import type { RawCell } from './cell-text.ts';
-import type { ChosenColumns, ColumnOverrides } from './columns.ts';
+import { rawText, type RawCell } from './cell-text.ts';
+import { chooseColumns, type ChosenColumns, type ColumnOverrides } from './columns.ts';
 import { csvRecords } from './csv-source.ts';
 import { detectFile, SNIFF_BYTES, type Delimiter, type FileKind, type TextEncoding } from './detect.ts';
 import { FileError } from './errors.ts';
 import { jsonRecords } from './json-source.ts';
-import { findTableHeader, sampleKeysHeader } from './find-header.ts';
-import { RowBuilder, type FileRow } from './row-builder.ts';
+import { findTableHeader, HEADER_SEARCH_ROWS, sampleKeysHeader } from './find-header.ts';
+import { isBlank, RowBuilder, type FileNotes, type FileRow } from './row-builder.ts';
 import { xlsxRecords } from './xlsx-source.ts';
 
 export type { ColumnOverrides, ChosenColumns } from './columns.ts';
-export type { FileRow } from './row-builder.ts';
+export type { FileNotes, FileRow } from './row-builder.ts';
 export type { FileKind } from './detect.ts';
 
 export const DEFAULT_LIMITS = {
@@ -62,6 +62,10 @@ export interface OpenedRows {
   delimiter: Delimiter | null;
   /** XLSX: the worksheet read */
   sheet: string | null;
+  /** XLSX: the visible worksheets in tab order */
+  sheets: string[];
+  /** XLSX: the sheet was picked for holding the number column (no sheet asked for, and not the first) */
+  sheetByContent: boolean;
   /**
    * Column names in file order, the keys of every row's `cells`. Empty headers are "열N",
    * repeats get " (2)". The array grows while rows are read when a row is wider than the
@@ -72,6 +76,8 @@ export interface OpenedRows {
   /** header names of the recognised columns */
   chosen: ChosenHeaders;
   columns: ChosenColumns;
+  /** total rows skipped and numbers read with their leading zero: complete once the rows have ended */
+  notes: FileNotes;
   rows: AsyncGenerator<FileRow>;
   /** The same rows in batches (whatever the reader had ready): read either this or `rows`. */
   batches: AsyncGenerator<FileRow[]>;
@@ -79,7 +85,14 @@ export interface OpenedRows {
   close(): Promise<void>;
 }
 
-type Source = { records: AsyncGenerator<RawCell[][]>; keys?: readonly string[]; sheet?: () => string | null };
+type Source = { records: AsyncGenerator<RawCell[][]>; keys?: readonly string[]; sheet?: () => SheetRead };
+
+/** XLSX: the worksheet read, the visible ones, and whether it was picked for holding the list. */
+export interface SheetRead {
+  name: string | null;
+  sheets: string[];
+  byContent: boolean;
+}
 
 /** One-record batches, for the readers that produce a record at a time. */
 async function* single(records: AsyncGenerator<RawCell[]>): AsyncGenerator<RawCell[][]> {
@@ -116,8 +129,9 @@ function openSource(body: Readable, kind: FileKind, encoding: TextEncoding | nul
         maxInflatedBytes: opts.maxInflatedBytes ?? DEFAULT_LIMITS.maxInflatedBytes,
         maxColumns,
         tmpDir: opts.tmpDir,
+        probe: (head) => head.filter((r) => !isBlank(r)).slice(0, HEADER_SEARCH_ROWS).some((r) => chooseColumns(RowBuilder.uniqueNames(r.map((c) => rawText(c))), opts.columns).ok),
       });
-      return { records: single(xlsx.records), sheet: () => xlsx.sheet };
+      return { records: single(xlsx.records), sheet: () => ({ name: xlsx.sheet, sheets: xlsx.sheets, byContent: xlsx.byContent }) };
     }
   }
 }
@@ -172,6 +186,7 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
     const header = src.keys
       ? await sampleKeysHeader(next, src.keys, opts.columns)
       : await findTableHeader(next, opts.columns, maxBlankRows, () => src.sheet?.() ?? null);
+    const sheetRead = src.sheet?.() ?? null;
     const { columns, pending } = header;
     const builder = new RowBuilder({
       headerRaw: header.headerRaw,
@@ -227,13 +242,16 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
       kind: detected.kind,
       encoding: detected.encoding,
       delimiter: detected.delimiter,
-      sheet: src.sheet?.() ?? null,
+      sheet: sheetRead?.name ?? null,
+      sheets: sheetRead?.sheets ?? [],
+      sheetByContent: sheetRead?.byContent ?? false,
       headers: builder.headers,
       chosen: {
         bno: columns.bno.header, name: columns.name?.header ?? null, address: columns.address?.header ?? null,
         representative: columns.representative?.header ?? null, opened: columns.opened?.header ?? null,
       },
       columns,
+      notes: builder.notes,
       rows: rows(),
       batches: batches(),
       close: release,

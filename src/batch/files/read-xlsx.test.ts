@@ -62,9 +62,14 @@ test('sheets by position among the visible ones, the default, and a missing one'
   assert.equal(fromForm.sheet, '거래처');
   await fromForm.close();
 
-  const first = await fileError(openRows(upload(book, 65536), { maxRows: 10 }));
+  // none asked for: the first visible sheet that holds a number column, said to be chosen so
+  const chosen = await openRows(upload(book, 65536), { maxRows: 10 });
+  assert.deepEqual([chosen.sheet, chosen.sheets, chosen.sheetByContent], ['거래처', ['안내', '거래처'], true]);
+  assert.equal((await collect(chosen.rows))[0]!.bno, '1248100998');
+  // asked for, the notes sheet is read and refused, naming every sheet
+  const first = await fileError(openRows(upload(book, 65536), { sheet: 1, maxRows: 10 }));
   assert.equal(first.code, 'no_number_column');
-  assert.match(first.message, /읽은 시트: "안내"/);
+  assert.match(first.message, /읽은 시트: "안내"; 파일의 시트: "안내", "거래처"/);
 
   const missing = await fileError(openRows(upload(book, 65536), { sheet: 'Sheet1', maxRows: 10 }));
   assert.equal(missing.code, 'bad_sheet');

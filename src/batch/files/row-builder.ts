@@ -1,7 +1,7 @@
 // From positional records to FileRows: header names made unique and usable as keys, blank rows
 // told apart from data, limits counted, the three recognised columns pulled out.
 
-import { normaliseFromFile } from '../../domain/bizno.ts';
+import { hasValidCheckDigit, normaliseFromFile } from '../../domain/bizno.ts';
 import { cleanText } from '../../domain/safe-text.ts';
 import { rawText, type RawCell } from './cell-text.ts';
 import type { ChosenColumns } from './columns.ts';
@@ -21,6 +21,43 @@ export interface FileRow {
   address: string | null;
   /** every column by header name (see OpenedRows.headers), for the results download */
   cells: Record<string, string>;
+}
+
+/** What reading changed or left out, for the job to report (none of it is silent). */
+export interface FileNotes {
+  /** rows under or between the list that total it (합계, 소계, a =COUNT() result): skipped, not looked up */
+  totalRows: number;
+  /** the first few of them as they read, cells joined */
+  totalRowTexts: string[];
+  /** 9-digit numbers (Excel dropped the leading zero of a number typed as a number): read with it */
+  paddedNumbers: number;
+  /** row_ids of the first few */
+  paddedRows: number[];
+}
+
+export const emptyNotes = (): FileNotes => ({ totalRows: 0, totalRowTexts: [], paddedNumbers: 0, paddedRows: [] });
+const NOTE_EXAMPLES = 5;
+
+// 합계 / 총 합계: / 소계(3건) / Grand Total, folded like a label
+const TOTAL_LABEL = /^(합계|총계|소계|총합계|누계|계|합|총|합계금액|총액|total|grandtotal|subtotal|sum|totals)[:：]?([0-9,]+(건|개|곳|개사|개소|명))?$/;
+const foldCell = (t: string): string => t.normalize('NFKC').toLowerCase().replace(/[\s_\-.·()[\]]/g, '');
+
+/**
+ * A row that totals the list rather than naming a customer: a 합계/소계 label anywhere in it, or
+ * a short count under the number column, or no number and only figures, with no text in the row
+ * (what "=COUNT(A2:A20)" or an unlabelled =SUM() row leaves). The caller asks only when the row's number is not a valid business number.
+ */
+export function isTotalRow(record: readonly RawCell[], bnoText: string): boolean {
+  let otherText = false;
+  for (const c of record) {
+    if (typeof c === 'number') continue;
+    const f = foldCell(c);
+    if (f === '') continue;
+    if (TOTAL_LABEL.test(f)) return true;
+    if (!/^[0-9,+%₩원]*$/.test(f)) otherText = true;
+  }
+  // an empty number cell with only figures beside it is a sum row without its label
+  return !otherText && (bnoText === '' || /^[0-9]{1,7}$/.test(bnoText.replace(/,/g, '')));
 }
 
 export interface RowLimits {
@@ -68,6 +105,8 @@ export class RowBuilder {
   readonly #laterName: (index: number) => string;
   #rows = 0;
   #blank: number;
+  /** counts as the rows are read; complete once they end */
+  readonly notes: FileNotes = emptyNotes();
 
   constructor(init: RowBuilderInit) {
     this.#limits = init.limits;
@@ -75,6 +114,14 @@ export class RowBuilder {
     this.#laterName = init.laterName ?? (() => '');
     this.#blank = init.blankSeen ?? 0;
     this.#extend(init.headerRaw.length, (i) => init.headerRaw[i] ?? '');
+  }
+
+  #noteTotal(record: readonly RawCell[]): void {
+    this.notes.totalRows++;
+    if (this.notes.totalRowTexts.length < NOTE_EXAMPLES) {
+      const text = record.map((c) => rawText(c).trim()).filter((t) => t !== '').join(' ');
+      this.notes.totalRowTexts.push(cleanText(text.length > 100 ? `${text.slice(0, 100)}…` : text));
+    }
   }
 
   /** Gives each column a distinct name; "비고", "비고" become "비고", "비고 (2)". */
@@ -96,13 +143,6 @@ export class RowBuilder {
       if (++this.#blank > this.#limits.maxBlankRows) throw blankRowsError(this.#limits.maxBlankRows);
       return null;
     }
-    if (++this.#rows > this.#limits.maxRows) {
-      throw new FileError(
-        'too_many_rows',
-        `행이 너무 많습니다. 한 파일에 최대 ${this.#limits.maxRows.toLocaleString('ko-KR')}행까지 올릴 수 있습니다. 파일을 나누어 올려 주세요.`,
-        { limit: this.#limits.maxRows },
-      );
-    }
     if (record.length > this.headers.length) this.#extend(record.length, this.#laterName);
 
     const cells: Record<string, string> = {};
@@ -120,8 +160,30 @@ export class RowBuilder {
     };
     const bnoCell = record[this.#columns.bno.index - 1];
     const bnoRaw = textAt(this.#columns.bno.index) ?? '';
+    // a number shown with thousands separators (#,##0) is still the number
+    const bnoText = bnoRaw.includes(',') && /^[0-9][0-9,]*$/.test(bnoRaw) ? bnoRaw.replace(/,/g, '') : bnoRaw;
     // full-width digits (１２４－８１) are what some Korean IMEs type
-    const bno = typeof bnoCell === 'number' ? normaliseFromFile(bnoCell) : (plainNumber(bnoRaw) ?? normaliseFromFile(bnoRaw.normalize('NFKC')));
+    let bno = typeof bnoCell === 'number' ? normaliseFromFile(bnoCell) : (plainNumber(bnoText) ?? normaliseFromFile(bnoText.normalize('NFKC')));
+    // Excel keeps a number typed as a number without its leading zero, and a CSV saved from it
+    // too: nine digits are read as ten, alike in both, and reported
+    const nine = bno !== null || typeof bnoCell === 'number' ? null : (/^'?([0-9]{9})$/.exec(bnoText.normalize('NFKC').replace(/\s/g, ''))?.[1] ?? null);
+    if (nine !== null) bno = `0${nine}`;
+    const padded = typeof bnoCell === 'number' ? bnoCell >= 100_000_000 && bnoCell < 1_000_000_000 : nine !== null;
+    if (!(bno !== null && hasValidCheckDigit(bno)) && isTotalRow(record, bnoRaw)) {
+      this.#noteTotal(record);
+      return null;
+    }
+    if (++this.#rows > this.#limits.maxRows) {
+      throw new FileError(
+        'too_many_rows',
+        `행이 너무 많습니다. 한 파일에 최대 ${this.#limits.maxRows.toLocaleString('ko-KR')}행까지 올릴 수 있습니다. 파일을 나누어 올려 주세요.`,
+        { limit: this.#limits.maxRows },
+      );
+    }
+    if (padded) {
+      this.notes.paddedNumbers++;
+      if (this.notes.paddedRows.length < NOTE_EXAMPLES) this.notes.paddedRows.push(this.#rows);
+    }
     return {
       rowId: this.#rows,
       bnoRaw,

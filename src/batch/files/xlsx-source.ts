@@ -14,6 +14,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { cellRaw, rawText, type RawCell } from './cell-text.ts';
+import { formatNumber } from './number-format.ts';
 import { SharedStringTable } from './shared-strings.ts';
 import { FileError } from './errors.ts';
 import { drain, entryPath, InflateBudget, meteredText, openZip, spool, type ZipEntry } from './xlsx-zip.ts';
@@ -25,13 +26,27 @@ export interface XlsxOptions {
   /** cells right of this column are an error if they hold anything */
   maxColumns: number;
   tmpDir?: string | undefined;
+  /**
+   * With no sheet asked for: whether a sheet's first records hold the list (a header with a number
+   * column). A workbook of several visible sheets is then read from the first that does — a 안내
+   * sheet of notes before the list is common — and from the first visible one when none does.
+   */
+  probe?: ((head: readonly RawCell[][]) => boolean) | undefined;
 }
 
 export interface XlsxSource {
   /** the chosen worksheet's name, known before the first record */
   readonly sheet: string | null;
+  /** the visible worksheets in tab order, known before the first record */
+  readonly sheets: string[];
+  /** the sheet was picked by `probe`, past the first visible one */
+  readonly byContent: boolean;
   records: AsyncGenerator<RawCell[]>;
 }
+
+// what a probe sees of a sheet: its first rows, as the header search reads them
+const PROBE_NON_BLANK = 10;
+const PROBE_RECORDS = 1_000;
 
 interface SheetRef {
   name: string;
@@ -39,7 +54,7 @@ interface SheetRef {
   rId: string;
 }
 interface StreamRow {
-  eachCell(cb: (cell: { value: unknown }, col: number) => void): void;
+  eachCell(cb: (cell: { value: unknown; numFmt?: string }, col: number) => void): void;
 }
 interface WorksheetReader extends AsyncIterable<StreamRow> {
   name: string;
@@ -142,7 +157,9 @@ function choose(sheets: { name: string; hidden: boolean; part: string }[], wante
 function toRecord(row: StreamRow, maxColumns: number): RawCell[] {
   const record: RawCell[] = [];
   row.eachCell((cell, col) => {
-    const raw = cellRaw(cell.value);
+    let raw = cellRaw(cell.value);
+    // as the sheet shows it: a postal code with its leading zero, a number as 000-00-00000
+    if (typeof raw === 'number') raw = formatNumber(raw, cell.numFmt) ?? raw;
     if (raw === '') return;
     if (col > maxColumns) {
       throw new FileError('too_many_columns', `열이 너무 많습니다 (최대 ${maxColumns}열).`, { limit: maxColumns });
@@ -169,14 +186,23 @@ async function spoolFile(dir: string | undefined): Promise<number> {
 }
 
 export function xlsxRecords(body: Readable, opts: XlsxOptions): XlsxSource {
-  const source = { sheet: null as string | null, records: null as unknown as AsyncGenerator<RawCell[]> };
-  source.records = generate(body, opts, (name) => {
+  const source = { sheet: null as string | null, sheets: [] as string[], byContent: false, records: null as unknown as AsyncGenerator<RawCell[]> };
+  source.records = generate(body, opts, (name, sheets, byContent) => {
     source.sheet = name;
+    source.sheets = sheets;
+    source.byContent = byContent;
   });
   return source;
 }
 
-async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: string) => void): AsyncGenerator<RawCell[]> {
+type SheetInfo = { name: string; hidden: boolean; part: string };
+
+const visibleNames = (sheets: SheetInfo[] | null): string[] => (sheets ?? []).filter((s) => !s.hidden).map((s) => s.name);
+
+/** A spooled sheet read again from its start: its bytes were counted as they inflated, its elements are counted now. */
+const spooledText = (fd: number) => meteredText(createReadStream('', { fd, start: 0, autoClose: false, highWaterMark: 64 * 1024 }), new InflateBudget(Infinity), 'sheet');
+
+async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: string, sheets: string[], byContent: boolean) => void): AsyncGenerator<RawCell[]> {
   const reader = newReader();
   const budget = new InflateBudget(opts.maxInflatedBytes);
   const zip = openZip(body);
@@ -184,12 +210,37 @@ async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: stri
   const spooled = new Map<string, number>();
   let sharedStringsRead = false;
   let chosen: { name: string; part: string } | null = null;
+  let byContent = false;
+  // several visible sheets and none asked for: every visible one is kept until one is seen to hold the list
+  const probing = (sheets: SheetInfo[] | null) => opts.sheet === undefined && opts.probe !== undefined && (sheets === null || sheets.filter((s) => !s.hidden).length > 1);
 
-  async function* rowsOf(text: AsyncIterable<string>, name: string): AsyncGenerator<RawCell[]> {
-    onSheet(name);
+  async function* records(text: AsyncIterable<string>): AsyncGenerator<RawCell[]> {
     const sheet = reader.worksheet(text);
     if (!sheet) return;
     for await (const row of sheet) yield toRecord(row, opts.maxColumns);
+  }
+
+  async function* rowsOf(text: AsyncIterable<string>, name: string): AsyncGenerator<RawCell[]> {
+    onSheet(name, visibleNames(worksheetsOf(reader.state)), byContent);
+    yield* records(text);
+  }
+
+
+  /** The first visible spooled sheet whose first records pass the probe, or null. */
+  async function probed(sheets: SheetInfo[]): Promise<SheetInfo | null> {
+    for (const s of sheets.filter((x) => !x.hidden)) {
+      const fd = spooled.get(s.part);
+      if (fd === undefined) continue;
+      const head: RawCell[][] = [];
+      let nonBlank = 0;
+      for await (const record of records(spooledText(fd))) {
+        head.push(record);
+        if (record.some((c) => rawText(c).trim() !== '')) nonBlank++;
+        if (nonBlank >= PROBE_NON_BLANK || head.length >= PROBE_RECORDS) break;
+      }
+      if (opts.probe!(head)) return s;
+    }
+    return null;
   }
 
   try {
@@ -205,6 +256,16 @@ async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: stri
         sharedStringsRead = true;
       } else if (WORKSHEET.test(part)) {
         const sheets = worksheetsOf(reader.state);
+        if (probing(sheets)) {
+          const known = sheets?.find((s) => s.part === part);
+          if (sheets && (!known || known.hidden)) await drain(entry, budget);
+          else {
+            const file = await spoolFile(opts.tmpDir);
+            spooled.set(part, file);
+            await spool(entry, budget, file);
+          }
+          continue;
+        }
         chosen ??= sheets ? choose(sheets, opts.sheet) : null;
         if (chosen && chosen.part !== part) await drain(entry, budget);
         else if (chosen && sharedStringsRead) {
@@ -220,12 +281,17 @@ async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: stri
 
     const sheets = worksheetsOf(reader.state);
     if (!sheets) throw unreadable('통합 문서 정보(workbook.xml)가 없습니다.');
+    if (!chosen && probing(sheets)) {
+      const found = await probed(sheets);
+      byContent = found !== null && found.name !== visibleNames(sheets)[0];
+      // none holds the list: the first, whose header search then says what it saw
+      chosen = found;
+    }
     chosen ??= choose(sheets, opts.sheet);
     const file = spooled.get(chosen.part);
     if (!file) throw unreadable(`"${chosen.name}" 시트의 내용이 없습니다.`);
     // its bytes were counted as they inflated; its elements are counted now
-    const copy = createReadStream('', { fd: file, start: 0, autoClose: false, highWaterMark: 64 * 1024 });
-    yield* rowsOf(meteredText(copy, new InflateBudget(Infinity), 'sheet'), chosen.name);
+    yield* rowsOf(spooledText(file), chosen.name);
   } finally {
     zip.destroy();
     body.destroy();

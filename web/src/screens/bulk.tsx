@@ -219,6 +219,15 @@ function JobView(props: { jobId: string; onChange: () => void; onDeleted: (notic
         <>
           <ProgressBar job={job} />
           {job.status === 'failed' && <p class="error">{t('bulk.failed', { reason: job.failure_reason ?? '' })}</p>}
+          {job.file.notices.length > 0 && (
+            <ul class="file-notices" aria-label={t('bulk.notices')} data-testid="file-notices">
+              {job.file.notices.map((n) => (
+                <li key={n.code} data-code={n.code}>
+                  {t(`notice.${n.code}`, { sheet: job.file.sheet ?? '', n: formatNumber(lang, n.count ?? 0) })}
+                </li>
+              ))}
+            </ul>
+          )}
           <p class="muted">{t('bulk.charged', { charged: formatNumber(lang, job.charged), overage: formatNumber(lang, job.overage), refunded: formatNumber(lang, job.refunded) })}</p>
           <ul class="grade-counts" aria-label={t('bulk.grade')}>
             {['A', 'B', 'C', 'D', 'E'].map((g) => (

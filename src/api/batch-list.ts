@@ -1,7 +1,7 @@
 // GET /batch: the account's jobs, newest first, a page at a time (?limit, ?before=job_id).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
-import type { BatchJob } from '../domain/batch.ts';
+import { JOB_STATUSES, type BatchJob } from '../domain/batch.ts';
 import type { BatchService } from '../batch/batch-service.ts';
 import { progressOf } from '../domain/job-progress.ts';
 import { requireAccount } from './auth.ts';
@@ -9,7 +9,7 @@ import { Problem, problemResponses } from './schemas.ts';
 
 const JobListItem = Type.Object({
   job_id: Type.String(),
-  status: Type.String({ description: 'queued | processing | done | failed' }),
+  status: Type.String({ enum: [...JOB_STATUSES] }),
   total: Type.Integer(),
   processed: Type.Integer(),
   progress: Type.Number({ minimum: 0, maximum: 1 }),

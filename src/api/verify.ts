@@ -4,6 +4,7 @@ import { Type } from 'typebox';
 import { rateLimitHeaders } from '../accounts/quota.ts';
 import { localeFrom } from '../domain/locale.ts';
 import { BIZ_STATUSES } from '../domain/verification.ts';
+import { ACTIONS, GRADES } from '../domain/model/grades.ts';
 import type { VerifyService } from '../verification/verify-service.ts';
 import { requireAccount } from './auth.ts';
 import { problemResponses, Problem } from './schemas.ts';
@@ -41,8 +42,8 @@ export const VerifyResult = Type.Object({
   b_no: Type.String(),
   biz_status: Type.String({ enum: [...BIZ_STATUSES], description: 'converted: the number closed on conversion to 사업자단위과세; the business goes on' }),
   bounce_prob: Nullable(Type.Number({ minimum: 0, maximum: 1 }), 'bounce probability 0..1; null without name'),
-  grade: Nullable(Type.String(), 'A (safest) to E; null without name'),
-  action: Nullable(Type.String(), 'send | send_fixed_address | confirm_address | hold | do_not_send; null without name'),
+  grade: Nullable(Type.String({ enum: [...GRADES] }), 'A (safest) to E; null without name'),
+  action: Nullable(Type.String({ enum: [...ACTIONS] }), 'what to do with the letter; null without name'),
   fixed_zipcode: Nullable(Type.String(), '5-digit postal code of the matched address'),
   fixed_address: Nullable(Type.String(), 'normalised road-name address'),
   reasons: Type.Array(Type.String(), { description: '"[label ±w.ww] text (source)"' }),

@@ -5,6 +5,7 @@ import { Type } from 'typebox';
 import { decodeCursor, encodeCursor } from '../domain/list-cursor.ts';
 import { AppError } from '../errors.ts';
 import { BIZ_STATUSES } from '../domain/verification.ts';
+import { ACTIONS, GRADES } from '../domain/model/grades.ts';
 import { watchSearch } from '../domain/watch.ts';
 import type { Watch, WatchHistoryEntry } from '../domain/watch-entities.ts';
 import type { WatchService } from '../watch/watch-service.ts';
@@ -24,10 +25,10 @@ const WatchRequest = Type.Object(
 );
 
 const STATE_FIELDS = {
-  biz_status: Type.String({ description: 'active | suspended | closed | converted | unregistered | unknown (not answered yet)' }),
-  grade: Nullable(Type.String(), 'A (safest) to E; null without a name'),
+  biz_status: Type.String({ enum: [...BIZ_STATUSES], description: 'unknown: not answered yet' }),
+  grade: Nullable(Type.String({ enum: [...GRADES] }), 'A (safest) to E; null without a name'),
   bounce_prob: Nullable(Type.Number(), '0..1; null without a name'),
-  action: Nullable(Type.String(), 'recommended action; null without a name'),
+  action: Nullable(Type.String({ enum: [...ACTIONS] }), 'recommended action; null without a name'),
   closed_on: Nullable(Type.String(), 'closure date (YYYY-MM-DD) when closed'),
   tax_type: Nullable(Type.String(), 'NTS tax type text'),
   tax_type_cd: Nullable(Type.String(), 'NTS tax type code (01 일반, 02 간이, 04 면세, 07 간이 세금계산서 발급, …)'),

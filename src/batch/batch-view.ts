@@ -1,6 +1,6 @@
 // How batch jobs and rows look from outside: the JSON of the API and the columns of downloads.
 import { Type, type Static } from 'typebox';
-import { type BatchJob, type BatchRow, DAILY_LIMIT_REASON } from '../domain/batch.ts';
+import { type BatchJob, type BatchRow, DAILY_LIMIT_REASON, JOB_STATUSES } from '../domain/batch.ts';
 import { progressOf } from '../domain/job-progress.ts';
 import type { RowValidation } from '../domain/validation.ts';
 
@@ -68,7 +68,7 @@ export const validates = (job: BatchJob): boolean => Boolean(job.chosen.represen
 export const BatchAccepted = Type.Object({
   job_id: Type.String(),
   total: Type.Integer({ description: 'data rows in the file' }),
-  status: Type.String({ description: 'queued | processing | done | failed' }),
+  status: Type.String({ enum: [...JOB_STATUSES] }),
   distinct_numbers: Type.Integer({ description: 'distinct valid business numbers: what is charged' }),
   offline: Type.Boolean(),
   paid: Type.Boolean(),
@@ -82,7 +82,7 @@ export const BatchAccepted = Type.Object({
 
 export const BatchStatusBody = Type.Object({
   job_id: Type.String(),
-  status: Type.String({ description: 'queued | processing | done | failed' }),
+  status: Type.String({ enum: [...JOB_STATUSES] }),
   total: Type.Integer(),
   processed: Type.Integer(),
   progress: Type.Number({ minimum: 0, maximum: 1 }),

@@ -29,6 +29,8 @@ export interface FileReport {
 }
 
 export type BatchStatus = 'uploading' | 'queued' | 'processing' | 'done' | 'failed';
+/** the statuses a job shows (an upload in progress is not a job yet) */
+export const JOB_STATUSES = ['queued', 'processing', 'done', 'failed'] as const satisfies readonly BatchStatus[];
 
 /** Whether a job has ended (every row settled), done or failed. */
 export const isFinished = (status: BatchStatus): boolean => status === 'done' || status === 'failed';

@@ -18,6 +18,9 @@ export const GRADE_BANDS: readonly { grade: Grade; below: number }[] = [
   { grade: 'E', below: Infinity },
 ];
 
+export const GRADES: readonly Grade[] = GRADE_BANDS.map((b) => b.grade);
+export const ACTIONS = ['send', 'send_fixed_address', 'confirm_address', 'hold', 'do_not_send'] as const satisfies readonly Action[];
+
 export function gradeOf(prob: number): Grade {
   for (const band of GRADE_BANDS) if (prob < band.below) return band.grade;
   // NaN lands here: an answer we cannot trust is the riskiest one

@@ -16,9 +16,13 @@ test('the quick reading of plain numbers agrees with the general one', () => {
 
 test('rows that total the list, told from customers', () => {
   const totals: RawCell[][] = [['합계', '', 3500], ['', '합 계', '', 3500], ['총 합계:', 12], ['소계(3건)'], ['Grand Total', 99], [19], ['19'], ['1,234'], ['', '', 19, 3000]];
-  for (const r of totals) assert.equal(isTotalRow(r, rawText(r[0]).trim()), true, JSON.stringify(r));
+  for (const r of totals) assert.equal(isTotalRow(r, rawText(r[0]).trim(), 2000), true, JSON.stringify(r));
   const customers: RawCell[][] = [['12345', '한빛상사'], ['합계세무회계', '서울'], ['', '주소만'], ['123-45', '']];
-  for (const r of customers) assert.equal(isTotalRow(r, rawText(r[0]).trim()), false, JSON.stringify(r));
+  for (const r of customers) assert.equal(isTotalRow(r, rawText(r[0]).trim(), 2000), false, JSON.stringify(r));
+  // a count is at most the rows above it: under 40 rows, "12345" is a mistyped number, 19 a count
+  assert.equal(isTotalRow(['12345'], '12345', 40), false);
+  assert.equal(isTotalRow(['19'], '19', 40), true);
+  assert.equal(isTotalRow(['0'], '0', 40), false);
 });
 
 test('9-digit numbers are read with the leading zero and counted; a valid number in a 합계 row stays a customer', () => {

@@ -43,11 +43,13 @@ const TOTAL_LABEL = /^(합계|총계|소계|총합계|누계|계|합|총|합계�
 const foldCell = (t: string): string => t.normalize('NFKC').toLowerCase().replace(/[\s_\-.·()[\]]/g, '');
 
 /**
- * A row that totals the list rather than naming a customer: a 합계/소계 label anywhere in it, or
- * a short count under the number column, or no number and only figures, with no text in the row
- * (what "=COUNT(A2:A20)" or an unlabelled =SUM() row leaves). The caller asks only when the row's number is not a valid business number.
+ * A row that totals the list rather than naming a customer: a 합계/소계 label anywhere in it; or,
+ * with no text in the row, a count under the number column no larger than the rows above it
+ * (what "=COUNT(A2:A20)" leaves: "12345" under 40 rows is a mistyped number, not a count), or no
+ * number and only figures (an unlabelled =SUM() row). The caller asks only when the row's number
+ * is not a valid business number.
  */
-export function isTotalRow(record: readonly RawCell[], bnoText: string): boolean {
+export function isTotalRow(record: readonly RawCell[], bnoText: string, rowsAbove: number): boolean {
   let otherText = false;
   for (const c of record) {
     if (typeof c === 'number') continue;
@@ -56,8 +58,11 @@ export function isTotalRow(record: readonly RawCell[], bnoText: string): boolean
     if (TOTAL_LABEL.test(f)) return true;
     if (!/^[0-9,+%₩원]*$/.test(f)) otherText = true;
   }
+  if (otherText) return false;
   // an empty number cell with only figures beside it is a sum row without its label
-  return !otherText && (bnoText === '' || /^[0-9]{1,7}$/.test(bnoText.replace(/,/g, '')));
+  if (bnoText === '') return true;
+  const count = bnoText.replace(/,/g, '');
+  return /^[0-9]{1,7}$/.test(count) && Number(count) >= 1 && Number(count) <= rowsAbove;
 }
 
 export interface RowLimits {
@@ -169,7 +174,7 @@ export class RowBuilder {
     const nine = bno !== null || typeof bnoCell === 'number' ? null : (/^'?([0-9]{9})$/.exec(bnoText.normalize('NFKC').replace(/\s/g, ''))?.[1] ?? null);
     if (nine !== null) bno = `0${nine}`;
     const padded = typeof bnoCell === 'number' ? bnoCell >= 100_000_000 && bnoCell < 1_000_000_000 : nine !== null;
-    if (!(bno !== null && hasValidCheckDigit(bno)) && isTotalRow(record, bnoRaw)) {
+    if (!(bno !== null && hasValidCheckDigit(bno)) && isTotalRow(record, bnoRaw, this.#rows)) {
       this.#noteTotal(record);
       return null;
     }

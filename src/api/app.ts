@@ -104,7 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // TypeBox validates bodies as sent (no coercion: "b_no": 1248100998 is an error, not a guess)
   app.setValidatorCompiler(TypeBoxValidatorCompiler);
   // a JSON route takes JSON: Fastify's built-in text/plain parser would hand it a string, a 400
-  // about the schema instead of the 415 the README promises for any other content type
+  // about the schema instead of the 415 docs/api.md promises for any other content type
   app.removeContentTypeParser('text/plain');
   installProblemHandlers(app);
   installInputGuard(app);

@@ -22,6 +22,8 @@ describeEachStore('office files: sheets, totals, lost zeros, missing columns', (
     ({ apiKey: key } = await srv.account('business'));
   });
   after(async () => srv.close());
+  const used = async () => ((await fetch(`${srv.url}/me`, { headers: { 'x-api-key': key } }).then((r) => r.json())) as { quota: { used: number } }).quota.used;
+  const jobs = async () => ((await fetch(`${srv.url}/batch?limit=100`, { headers: { 'x-api-key': key } }).then((r) => r.json())) as { jobs: unknown[] }).jobs.length;
 
   test('a workbook whose first sheet is notes: the list is read from the sheet that holds the number column, and the job says so', async () => {
     const wb = new ExcelJS.Workbook();
@@ -135,5 +137,33 @@ describeEachStore('office files: sheets, totals, lost zeros, missing columns', (
     const full = await upload(srv.url, key, { name: 'full.csv', body: `사업자등록번호,상호(법인명),본점소재지\n${fixed('active')},한빛,서울특별시 중구 세종대로 110\n`, type: 'text/csv' });
     assert.deepEqual(full.body.file.notices, []);
     assert.equal(full.body.file.address_column, '본점소재지');
+  });
+
+  test('POST /batch/inspect says what an upload would read — sheet, columns, first rows — and creates and charges nothing', async () => {
+    const [usedBefore, jobsBefore] = [await used(), await jobs()];
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('안내').addRow(['설명']);
+    const ws = wb.addWorksheet('목록');
+    ws.addRow(['번호', '고객', '위치', '우편']);
+    for (let i = 0; i < 30; i++) ws.addRow([fixed('active'), `상점${i}`, '서울특별시 중구 세종대로 110', '04524']);
+    const body = Buffer.from(await wb.xlsx.writeBuffer());
+    const inspect = (query = '') => upload(srv.url, key, { name: 'list.xlsx', body }, `/inspect${query}`);
+
+    // nothing recognised: 400 naming the sheets and the headers seen, as the upload would be
+    const unknown = await inspect();
+    assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
+    assert.equal(unknown.body.file_error, 'no_number_column');
+    // the user names the sheet and the columns: the first rows come back under those choices
+    const named = await inspect('?sheet=목록&bno_column=1&name_column=고객&address_column=3');
+    assert.equal(named.status, 200, JSON.stringify(named.body));
+    assert.deepEqual([named.body.sheet, named.body.sheets, named.body.headers], ['목록', ['안내', '목록'], ['번호', '고객', '위치', '우편']]);
+    assert.deepEqual([named.body.number_column, named.body.name_column, named.body.address_column], ['번호', '고객', '위치']);
+    assert.equal(named.body.rows.length, 10);
+    assert.deepEqual(named.body.rows[0], { row_id: 1, cells: { 번호: fixed('active'), 고객: '상점0', 위치: '서울특별시 중구 세종대로 110', 우편: '04524' } });
+    assert.deepEqual(named.body.notices, []);
+    const partly = await inspect('?sheet=2&bno_column=번호');
+    assert.deepEqual(partly.body.notices.map((n: Notice) => n.code), ['no_address_column'], '고객 reads as the name; 위치 is not an address label');
+    assert.equal(await used(), usedBefore);
+    assert.equal(await jobs(), jobsBefore);
   });
 });

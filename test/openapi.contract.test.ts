@@ -133,6 +133,8 @@ describeEachStore('the OpenAPI document is the contract', (kind) => {
     await send('POST', '/batch', { body: form('other.csv', `b_no\n${active}\n`), headers: { 'idempotency-key': 'contract-1' } });
     await send('POST', '/batch', { body: form('none.csv', '상호\n한빛\n') });
     await send('POST', '/batch', { json: { b_no: active } });
+    await send('POST', '/batch/inspect', { body: form('list.csv', csv) });
+    await send('POST', '/batch/inspect', { body: form('none.csv', '상호\n한빛\n') });
     const wb = new ExcelJS.Workbook();
     wb.addWorksheet('안내').addRow(['설명']);
     const ws = wb.addWorksheet('목록');

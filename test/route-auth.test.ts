@@ -25,6 +25,7 @@ const API: Record<string, Entry> = {
   'POST /validate': { body: { b_no: active, start_dt: '19960214', p_nm: '홍길동' } },
   'GET /me': {},
   'POST /batch': { upload: true },
+  'POST /batch/inspect': { upload: true },
   'GET /batch': {},
   'GET /batch/:job_id': { id: 'job' },
   'GET /batch/:job_id/results': { id: 'job' },
@@ -91,7 +92,7 @@ describeEachStore('the common checks on every authenticated route', (kind) => {
   const path = (url: string, e: Entry, id = 'zzz_doesnotexist') => url.replace(/:[a-z_]+/, e.id ? ids[e.id] || id : id);
   const send = (method: string, url: string, e: Entry, key?: string, headers: Record<string, string> = {}) =>
     e.upload
-      ? upload(srv.url, key ?? '', { name: 'one.csv', body: `b_no\n${active}\n` }, '', headers)
+      ? upload(srv.url, key ?? '', { name: 'one.csv', body: `b_no\n${active}\n` }, url.replace(/^\/batch/, ''), headers)
       : call(srv.url, method, url, { ...(key === undefined ? {} : { key }), ...(e.body === undefined ? {} : { body: e.body }), headers });
 
   test('every route that needs a key or a session has an entry here', () => {

@@ -1016,6 +1016,170 @@ export interface paths {
       };
     };
   };
+  "/batch/inspect": {
+    /**
+     * What an upload of this file would read: the sheet, the columns recognised and the first rows (no job, nothing charged)
+     * @description Takes the file and the column options of POST /batch. A file whose columns are not recognised is 400 with what was seen, as an upload would be.
+     */
+    post: {
+      parameters: {
+        query?: {
+          /** @description worksheet name or 1-based number (XLSX); default the first visible sheet that holds a number column (file.notices says when that is not the first) */
+          sheet?: string;
+          /** @description header or 1-based index of the business-number column */
+          bno_column?: string;
+          name_column?: string;
+          address_column?: string;
+          /** @description 대표자 column; with opening_date_column, rows are checked by NTS 진위확인 */
+          representative_column?: string;
+          /** @description 개업일 column (YYYYMMDD, YYYY-MM-DD, an Excel date…) */
+          opening_date_column?: string;
+        };
+      };
+      requestBody: {
+        content: {
+          "multipart/form-data": {
+            /**
+             * Format: binary
+             * @description the file an upload would send
+             */
+            file: Blob;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+          };
+          content: {
+            "application/json": {
+              /** @description csv | xlsx | json */
+              kind: string;
+              /** @description XLSX: the worksheet that would be read */
+              sheet: string | null;
+              /** @description XLSX: the visible worksheets in tab order */
+              sheets: string[];
+              /** @description column names in file order (those of the first rows) */
+              headers: string[];
+              number_column: string;
+              name_column: string | null;
+              address_column: string | null;
+              representative_column: string | null;
+              opening_date_column: string | null;
+              /** @description what reading the file decided on its own: a missing name or address column (rows are then assessed without it), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero */
+              notices: ({
+                  code: "sheet_chosen" | "no_address_column" | "no_name_column" | "total_rows_skipped" | "numbers_zero_padded";
+                  message: string;
+                  count?: number;
+                  /** @description the first few rows concerned */
+                  row_ids?: number[];
+                  /** @description the first few skipped rows as they read */
+                  examples?: string[];
+                })[];
+              /** @description the first 10 rows as read */
+              rows: {
+                  row_id: number;
+                  cells: {
+                    [key: string]: string;
+                  };
+                }[];
+            };
+          };
+        };
+        /** @description `bad_request`: The request is malformed; `invalid_b_no`: Not a business registration number */
+        400: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description `unauthorized`: API key missing or invalid; `not_signed_in`: Not signed in; `invalid_credentials`: Email or password is wrong */
+        401: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description `plan_forbidden`: Not available on the current plan; `watch_limit`: Watch list full for the current plan; `csrf_rejected`: Cross-site request refused; `signup_closed`: Sign-up is closed */
+        403: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description `payload_too_large`: Request too large */
+        413: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description `unsupported_media_type`: Unsupported content type */
+        415: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description `quota_exceeded`: Monthly lookup quota exceeded; `too_many_attempts`: Too many attempts */
+        429: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+            /** @description seconds to wait before trying again */
+            "Retry-After"?: number;
+            /** @description the monthly quota now (IETF RateLimit fields): `"monthly";r=<lookups left>;t=<seconds to the reset>` */
+            RateLimit?: string;
+            /** @description `"monthly";q=<the monthly limit>;w=<seconds in the month>` */
+            "RateLimit-Policy"?: string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description `internal`: Internal error */
+        500: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+        /** @description `upstream_unavailable`: The National Tax Service is not answering; `upstream_daily_limit`: The day's allowance of NTS lookups is spent; `not_ready`: Not ready */
+        503: {
+          headers: {
+            /** @description this request's id, as in our logs; a sane X-Request-Id sent by the caller is kept */
+            "X-Request-Id"?: string;
+            /** @description seconds to wait before trying again */
+            "Retry-After"?: number;
+          };
+          content: {
+            "application/problem+json": components["schemas"]["Problem"];
+          };
+        };
+      };
+    };
+  };
   "/batch/{job_id}": {
     /** Status, progress, counts and the first rows of a job */
     get: {

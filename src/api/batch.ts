@@ -5,12 +5,12 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from 'typebox';
 import { AppError } from '../errors.ts';
 import { cleanText } from '../domain/safe-text.ts';
-import { LABELS_PER_REQUEST, type BatchService } from '../batch/batch-service.ts';
+import { INSPECT_ROWS, LABELS_PER_REQUEST, type BatchService } from '../batch/batch-service.ts';
 import type { LabelItem } from '../domain/label.ts';
 import type { LabelFile } from '../batch/files/label-file.ts';
 import { RETURN_CAUSES } from '../domain/return-reason.ts';
 import { normaliseFromFile } from '../domain/bizno.ts';
-import { BatchAccepted, batchStatusBody, BatchStatusBody, downloadColumns, jobSummary, resultRecord } from '../batch/batch-view.ts';
+import { BatchAccepted, batchStatusBody, BatchStatusBody, downloadColumns, fileNotices, jobSummary, resultRecord } from '../batch/batch-view.ts';
 import { writeCsv, writeJson, writeXlsx } from '../batch/files/write-results.ts';
 import { requireAccount } from './auth.ts';
 import { Problem, problemResponses } from './schemas.ts';
@@ -31,6 +31,32 @@ const UploadQuery = Type.Object(
   },
   { additionalProperties: false },
 );
+
+const InspectQuery = Type.Object(
+  {
+    sheet: UploadQuery.properties.sheet,
+    bno_column: UploadQuery.properties.bno_column,
+    name_column: UploadQuery.properties.name_column,
+    address_column: UploadQuery.properties.address_column,
+    representative_column: UploadQuery.properties.representative_column,
+    opening_date_column: UploadQuery.properties.opening_date_column,
+  },
+  { additionalProperties: false },
+);
+
+const Inspection = Type.Object({
+  kind: Type.String({ description: 'csv | xlsx | json' }),
+  sheet: Type.Union([Type.String(), Type.Null()], { description: 'XLSX: the worksheet that would be read' }),
+  sheets: Type.Array(Type.String(), { description: 'XLSX: the visible worksheets in tab order' }),
+  headers: Type.Array(Type.String(), { description: 'column names in file order (those of the first rows)' }),
+  number_column: Type.String(),
+  name_column: Type.Union([Type.String(), Type.Null()]),
+  address_column: Type.Union([Type.String(), Type.Null()]),
+  representative_column: Type.Union([Type.String(), Type.Null()]),
+  opening_date_column: Type.Union([Type.String(), Type.Null()]),
+  notices: BatchAccepted.properties.file.properties.notices,
+  rows: Type.Array(Type.Object({ row_id: Type.Integer(), cells: Type.Record(Type.String(), Type.String()) }), { description: `the first ${INSPECT_ROWS} rows as read` }),
+});
 
 const Label = Type.Object(
   {
@@ -163,6 +189,50 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
         });
         if (!created) reply.header('idempotent-replayed', 'true');
         return reply.code(202).header('location', `/batch/${job.id}`).send(jobSummary(job));
+      },
+    );
+
+    app.post(
+      '/batch/inspect',
+      {
+        schema: {
+          summary: 'What an upload of this file would read: the sheet, the columns recognised and the first rows (no job, nothing charged)',
+          description: 'Takes the file and the column options of POST /batch. A file whose columns are not recognised is 400 with what was seen, as an upload would be.',
+          querystring: InspectQuery,
+          consumes: ['multipart/form-data'],
+          response: { 200: Inspection, ...problemResponses, 413: Problem },
+        },
+      },
+      async (request) => {
+        requireAccount(request);
+        if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'send the file as multipart/form-data in a part named "file"');
+        const part = await request.file({ limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10, parts: 20 } }).catch(unreadableMultipart);
+        if (!part) throw new AppError('bad_request', 'no file in the request: send it in a multipart part named "file"');
+        if (part.fieldname !== 'file') throw new AppError('bad_request', `the file part must be named "file", not "${part.fieldname}"`);
+        let truncated = false;
+        part.file.once('limit', () => {
+          truncated = true;
+        });
+        const q = request.query;
+        const seen = await service.inspect({
+          file: part.file,
+          filename: cleanText(part.filename ?? '').trim() || null,
+          contentType: part.mimetype || null,
+          sheet: q.sheet,
+          columns: {
+            bnoColumn: column(q.bno_column), nameColumn: column(q.name_column), addressColumn: column(q.address_column),
+            representativeColumn: column(q.representative_column), openedColumn: column(q.opening_date_column),
+          },
+          truncated: () => truncated,
+        });
+        const fileReport = { sheet: seen.sheet, sheets: seen.sheets, sheetByContent: seen.sheetByContent, totalRows: 0, totalRowTexts: [], paddedNumbers: 0, paddedRows: [] };
+        return {
+          kind: seen.kind, sheet: seen.sheet, sheets: seen.sheets, headers: seen.headers,
+          number_column: seen.chosen.bno, name_column: seen.chosen.name, address_column: seen.chosen.address,
+          representative_column: seen.chosen.representative ?? null, opening_date_column: seen.chosen.opened ?? null,
+          notices: fileNotices({ chosen: seen.chosen, fileReport }),
+          rows: seen.rows.map((r) => ({ row_id: r.rowId, cells: r.cells })),
+        };
       },
     );
 

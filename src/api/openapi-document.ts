@@ -77,6 +77,10 @@ const EXTRA: Record<string, (op: Operation) => void> = {
     addHeaders(op, '202', ['Location', 'Idempotent-Replayed']);
     addStatuses(op, [409, 415]);
   },
+  'post /batch/inspect': (op) => {
+    op.requestBody = { required: true, content: multipartFile('the file an upload would send') };
+    addStatuses(op, [415]);
+  },
   'post /watch': (op) => addHeaders(op, '201', ['Location']),
   'post /batch/{job_id}/labels': (op) => {
     const content = (op.requestBody?.content ?? {}) as Json;

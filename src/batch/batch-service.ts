@@ -11,7 +11,7 @@ import { quotaMonth, quotaResetsAt, secondsUntil, toSeoulIso } from '../domain/q
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { newId } from '../accounts/api-key.ts';
 import { AppError } from '../errors.ts';
-import type { BatchJob, BatchRow, BatchRowInput, Tally } from '../domain/batch.ts';
+import type { BatchJob, BatchRow, BatchRowInput, ChosenHeaders, Tally } from '../domain/batch.ts';
 import type { Store } from '../store/store.ts';
 import { appendChunk, deleteJob } from './chunks.ts';
 import { allRows, expiredProblem, rowsAfter } from './job-rows.ts';
@@ -20,7 +20,7 @@ import type { LabelItem, LabelRecord, LabelRejection } from '../domain/label.ts'
 import { bouncedOf, causeOf, type ReturnCause } from '../domain/return-reason.ts';
 import type { Account } from '../domain/account.ts';
 import { isFileError } from './files/errors.ts';
-import type { ColumnOverrides } from './files/read-rows.ts';
+import type { ColumnOverrides, FileRow } from './files/read-rows.ts';
 import { ParserPool } from './files/isolated-rows.ts';
 import { rowChars } from './files/parse-protocol.ts';
 import { readLabelFile, type LabelFile } from './files/label-file.ts';
@@ -38,6 +38,19 @@ export interface UploadRequest {
   idempotencyKey?: string | undefined;
   /** true once the upload was cut at the size limit */
   truncated?: () => boolean;
+}
+
+/** rows an inspection shows */
+export const INSPECT_ROWS = 10;
+
+export interface FileInspection {
+  kind: string;
+  sheet: string | null;
+  sheets: string[];
+  sheetByContent: boolean;
+  headers: string[];
+  chosen: ChosenHeaders;
+  rows: { rowId: number; cells: Record<string, string> }[];
 }
 
 export interface BatchLimits {
@@ -201,6 +214,38 @@ export class BatchService {
   /** Ends the idle file-parsing threads. */
   close(): Promise<void> {
     return this.#parsers.close();
+  }
+
+  /**
+   * What an upload of this file would read, without creating a job or charging anything: the
+   * sheet, the headers, the columns recognised, and the first rows. For a mapping step before
+   * the upload (the console's) and for developers trying the column options.
+   */
+  async inspect(req: Pick<UploadRequest, 'file' | 'filename' | 'contentType' | 'sheet' | 'columns' | 'truncated'>): Promise<FileInspection> {
+    // the parser may stop early: it reads a copy, and the upload itself is drained after
+    const tee = new PassThrough();
+    req.file.on('error', (err) => tee.destroy(err));
+    req.file.pipe(tee);
+    let opened;
+    try {
+      opened = await this.#parsers.open(tee, { filename: req.filename ?? undefined, contentType: req.contentType ?? undefined, sheet: req.sheet, columns: req.columns, maxRows: this.#limits.maxRows });
+      const rows: FileRow[] = [];
+      for await (const batch of opened.batches) {
+        rows.push(...batch.slice(0, INSPECT_ROWS - rows.length));
+        if (rows.length >= INSPECT_ROWS) break;
+      }
+      return {
+        kind: opened.kind, sheet: opened.sheet, sheets: opened.sheets, sheetByContent: opened.sheetByContent, headers: [...opened.headers], chosen: opened.chosen,
+        rows: rows.map((r) => ({ rowId: r.rowId, cells: r.cells })),
+      };
+    } catch (err) {
+      if (req.truncated?.()) throw this.#tooLarge();
+      throw asHttpError(err);
+    } finally {
+      await opened?.close();
+      req.file.unpipe(tee);
+      req.file.resume();
+    }
   }
 
   /** The job (new, or the one an Idempotency-Key already created) and whether it was created now. */

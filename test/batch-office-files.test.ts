@@ -149,10 +149,14 @@ describeEachStore('office files: sheets, totals, lost zeros, missing columns', (
     const body = Buffer.from(await wb.xlsx.writeBuffer());
     const inspect = (query = '') => upload(srv.url, key, { name: 'list.xlsx', body }, `/inspect${query}`);
 
-    // nothing recognised: 400 naming the sheets and the headers seen, as the upload would be
+    // nothing recognised: the first sheet's first row shown as the header, no number column, so one can be chosen
     const unknown = await inspect();
-    assert.equal(unknown.status, 400, JSON.stringify(unknown.body));
-    assert.equal(unknown.body.file_error, 'no_number_column');
+    assert.equal(unknown.status, 200, JSON.stringify(unknown.body));
+    assert.deepEqual([unknown.body.sheet, unknown.body.sheets, unknown.body.number_column, unknown.body.headers], ['안내', ['안내', '목록'], null, ['설명']]);
+    const second = await inspect('?sheet=목록');
+    assert.deepEqual([second.body.number_column, second.body.headers, second.body.rows.length], [null, ['번호', '고객', '위치', '우편'], 10]);
+    // an upload of the same file is still refused: only inspection reads without a number column
+    assert.equal((await upload(srv.url, key, { name: 'list.xlsx', body })).status, 400);
     // the user names the sheet and the columns: the first rows come back under those choices
     const named = await inspect('?sheet=목록&bno_column=1&name_column=고객&address_column=3');
     assert.equal(named.status, 200, JSON.stringify(named.body));

@@ -7,6 +7,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import type { Browser } from 'playwright-core';
+import ExcelJS from 'exceljs';
 import { checkDigitOf } from '../src/domain/bizno.ts';
 import { DESKTOP, launchChromium, newPage, NO_CHROMIUM, noSideways, PHONE, screenshot, watchErrors } from './helpers/browser.ts';
 import { PASSWORD } from './helpers/console.ts';
@@ -276,6 +277,57 @@ function browserSuite(kind: StoreKind): void {
       await screenshot(page, `${kind}-phone-5-bulk`, { viewport: true });
       await page.getByTestId('preview').scrollIntoViewIfNeeded();
       await screenshot(page, `${kind}-phone-6-preview`, { viewport: true });
+    } finally {
+      await ctx.close();
+    }
+    assert.deepEqual(errors, []);
+  });
+
+  test('a workbook whose columns are not recognised: the mapping step shows its first rows, the user picks sheet and columns, the job reads them', async () => {
+    const { ctx, page } = await newPage(browser, srv, DESKTOP);
+    watchErrors(page, errors);
+    const mapper = `mapper-${kind}-${Date.now()}@example.com`;
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('안내').addRow(['거래처 목록 작성 안내']);
+    const ws = wb.addWorksheet('거래처');
+    ws.addRow(['번호', '고객 이름', '위치']);
+    for (let i = 0; i < 8; i++) {
+      const nine = String(220_820_000 + i * 7).padStart(9, '0');
+      ws.addRow([`${nine}${checkDigitOf(nine)}`, `가게${i}`, '서울특별시 중구 세종대로 110']);
+    }
+    const xlsx = Buffer.from(await wb.xlsx.writeBuffer());
+    try {
+      await page.goto(`${srv.url}/console/`);
+      await page.getByRole('button', { name: /가입하기/ }).click();
+      await page.getByLabel('이메일').fill(mapper);
+      await page.getByLabel('비밀번호').fill(PASSWORD);
+      await page.locator('form button[type=submit]').click();
+      await page.getByTestId('plan').waitFor();
+      await page.getByRole('link', { name: '대량 검증' }).click();
+      await page.locator('#bulk-file').setInputFiles({ name: '거래처.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: xlsx });
+      const mapping = page.getByTestId('mapping');
+      await mapping.waitFor();
+      await mapping.getByText('사업자등록번호 열을 알아보지 못했습니다').waitFor();
+      const upload = page.getByRole('button', { name: '업로드하고 검증 시작' });
+      assert.ok(await upload.isDisabled(), 'not before a number column is chosen');
+      // the sheet with the list, then its columns
+      await page.getByTestId('map-sheet').selectOption('거래처');
+      await page.getByTestId('map-bno').waitFor();
+      await page.getByTestId('map-bno').selectOption('번호');
+      await page.getByTestId('map-name').selectOption('고객 이름');
+      await page.getByTestId('map-address').selectOption('위치');
+      assert.match((await mapping.locator('table').textContent()) ?? '', /가게0/);
+      assert.equal(await mapping.locator('th.chosen-column').count(), 3);
+      await screenshot(page, `${kind}-desktop-9-mapping`);
+      await upload.click();
+      await page.getByTestId('job-status').filter({ hasText: '완료' }).waitFor({ timeout: 60_000 });
+      const jobId = decodeURIComponent(page.url().split('/bulk/')[1]!);
+      const job = (await (await ctx.request.get(`${srv.url}/console/api/batch/${jobId}`)).json()) as { total: number; file: { sheet: string; number_column: string; name_column: string; address_column: string } };
+      assert.deepEqual([job.total, job.file.sheet, job.file.number_column, job.file.name_column, job.file.address_column], [8, '거래처', '번호', '고객 이름', '위치']);
+      // business numbers read as 000-00-00000, on one line
+      const first = page.getByTestId('preview').locator('tbody tr').first().locator('td.bno');
+      assert.match((await first.textContent()) ?? '', /^\d{3}-\d{2}-\d{5}$/);
+      assert.equal(await first.evaluate((el) => (globalThis as any).getComputedStyle(el).whiteSpace), 'nowrap');
     } finally {
       await ctx.close();
     }

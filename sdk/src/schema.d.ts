@@ -1019,7 +1019,7 @@ export interface paths {
   "/batch/inspect": {
     /**
      * What an upload of this file would read: the sheet, the columns recognised and the first rows (no job, nothing charged)
-     * @description Takes the file and the column options of POST /batch. A file whose columns are not recognised is 400 with what was seen, as an upload would be.
+     * @description Takes the file and the column options of POST /batch. A file whose header names no business-number column is still shown (number_column null, the first row read as the header), so a column can be chosen; an unreadable file is 400 as an upload would be.
      */
     post: {
       parameters: {
@@ -1064,7 +1064,8 @@ export interface paths {
               sheets: string[];
               /** @description column names in file order (those of the first rows) */
               headers: string[];
-              number_column: string;
+              /** @description null: no header names a business-number column; choose one with bno_column */
+              number_column: string | null;
               name_column: string | null;
               address_column: string | null;
               representative_column: string | null;

@@ -49,7 +49,7 @@ const Inspection = Type.Object({
   sheet: Type.Union([Type.String(), Type.Null()], { description: 'XLSX: the worksheet that would be read' }),
   sheets: Type.Array(Type.String(), { description: 'XLSX: the visible worksheets in tab order' }),
   headers: Type.Array(Type.String(), { description: 'column names in file order (those of the first rows)' }),
-  number_column: Type.String(),
+  number_column: Type.Union([Type.String(), Type.Null()], { description: 'null: no header names a business-number column; choose one with bno_column' }),
   name_column: Type.Union([Type.String(), Type.Null()]),
   address_column: Type.Union([Type.String(), Type.Null()]),
   representative_column: Type.Union([Type.String(), Type.Null()]),
@@ -197,7 +197,7 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
       {
         schema: {
           summary: 'What an upload of this file would read: the sheet, the columns recognised and the first rows (no job, nothing charged)',
-          description: 'Takes the file and the column options of POST /batch. A file whose columns are not recognised is 400 with what was seen, as an upload would be.',
+          description: 'Takes the file and the column options of POST /batch. A file whose header names no business-number column is still shown (number_column null, the first row read as the header), so a column can be chosen; an unreadable file is 400 as an upload would be.',
           querystring: InspectQuery,
           consumes: ['multipart/form-data'],
           response: { 200: Inspection, ...problemResponses, 413: Problem },
@@ -228,7 +228,7 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
         const fileReport = { sheet: seen.sheet, sheets: seen.sheets, sheetByContent: seen.sheetByContent, totalRows: 0, totalRowTexts: [], paddedNumbers: 0, paddedRows: [] };
         return {
           kind: seen.kind, sheet: seen.sheet, sheets: seen.sheets, headers: seen.headers,
-          number_column: seen.chosen.bno, name_column: seen.chosen.name, address_column: seen.chosen.address,
+          number_column: seen.numberRecognised ? seen.chosen.bno : null, name_column: seen.chosen.name, address_column: seen.chosen.address,
           representative_column: seen.chosen.representative ?? null, opening_date_column: seen.chosen.opened ?? null,
           notices: fileNotices({ chosen: seen.chosen, fileReport }),
           rows: seen.rows.map((r) => ({ row_id: r.rowId, cells: r.cells })),

@@ -50,6 +50,8 @@ export interface FileInspection {
   sheetByContent: boolean;
   headers: string[];
   chosen: ChosenHeaders;
+  /** false: no header named a number column (chosen.bno is the first column, standing in) */
+  numberRecognised: boolean;
   rows: { rowId: number; cells: Record<string, string> }[];
 }
 
@@ -228,7 +230,7 @@ export class BatchService {
     req.file.pipe(tee);
     let opened;
     try {
-      opened = await this.#parsers.open(tee, { filename: req.filename ?? undefined, contentType: req.contentType ?? undefined, sheet: req.sheet, columns: req.columns, maxRows: this.#limits.maxRows });
+      opened = await this.#parsers.open(tee, { filename: req.filename ?? undefined, contentType: req.contentType ?? undefined, sheet: req.sheet, columns: req.columns, maxRows: this.#limits.maxRows, provisionalNumber: true });
       const rows: FileRow[] = [];
       for await (const batch of opened.batches) {
         rows.push(...batch.slice(0, INSPECT_ROWS - rows.length));
@@ -236,6 +238,7 @@ export class BatchService {
       }
       return {
         kind: opened.kind, sheet: opened.sheet, sheets: opened.sheets, sheetByContent: opened.sheetByContent, headers: [...opened.headers], chosen: opened.chosen,
+        numberRecognised: opened.numberRecognised,
         rows: rows.map((r) => ({ rowId: r.rowId, cells: r.cells })),
       };
     } catch (err) {

@@ -151,6 +151,20 @@ export interface JobStatus {
   preview: { row_id: number; input: Record<string, string>; result: VerificationResult | null }[];
 }
 
+/** POST /batch/inspect: what an upload of a file would read. */
+export interface FileInspection {
+  kind: string;
+  sheet: string | null;
+  sheets: string[];
+  headers: string[];
+  /** null: no header names a number column (the first row is shown as the header) */
+  number_column: string | null;
+  name_column: string | null;
+  address_column: string | null;
+  notices: JobStatus['file']['notices'];
+  rows: { row_id: number; cells: Record<string, string> }[];
+}
+
 export interface JobListItem {
   job_id: string;
   status: JobStatus['status'];

@@ -60,9 +60,9 @@ function serialise(err: unknown): FromParser {
 
 async function run(cur: Current, opts: ReadOptions, post: (m: FromParser) => void, credit: () => Promise<void>): Promise<void> {
   const opened = await openRows(cur.input, opts);
-  const { kind, encoding, delimiter, sheet, sheets, sheetByContent, chosen, columns } = opened;
+  const { kind, encoding, delimiter, sheet, sheets, sheetByContent, chosen, columns, numberRecognised } = opened;
   let sentHeaders = opened.headers.length;
-  post({ t: 'opened', meta: { kind, encoding, delimiter, sheet, sheets, sheetByContent, chosen, columns, headers: [...opened.headers] } });
+  post({ t: 'opened', meta: { kind, encoding, delimiter, sheet, sheets, sheetByContent, chosen, columns, numberRecognised, headers: [...opened.headers] } });
   const newHeaders = () => {
     const added = opened.headers.slice(sentHeaders);
     sentHeaders = opened.headers.length;

@@ -39,6 +39,11 @@ export interface ReadOptions {
   /** XLSX worksheet name, or 1-based position among visible sheets; default the first visible */
   sheet?: string | number | undefined;
   columns?: ColumnOverrides | undefined;
+  /**
+   * A header naming no number column is not refused: the first column stands in for it and
+   * `numberRecognised` is false (for showing a file's columns to choose from, never for a job).
+   */
+  provisionalNumber?: boolean | undefined;
   /** data rows (not blank, not the header) allowed; one more is 'too_many_rows' at once */
   maxRows: number;
   /** longer cells are cut to this many characters */
@@ -76,6 +81,8 @@ export interface OpenedRows {
   /** header names of the recognised columns */
   chosen: ChosenHeaders;
   columns: ChosenColumns;
+  /** false when the number column is the first column standing in (`provisionalNumber`) */
+  numberRecognised: boolean;
   /** total rows skipped and numbers read with their leading zero: complete once the rows have ended */
   notes: FileNotes;
   rows: AsyncGenerator<FileRow>;
@@ -184,8 +191,8 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
     };
     const maxBlankRows = opts.maxBlankRows ?? DEFAULT_LIMITS.maxBlankRows;
     const header = src.keys
-      ? await sampleKeysHeader(next, src.keys, opts.columns)
-      : await findTableHeader(next, opts.columns, maxBlankRows, () => src.sheet?.() ?? null);
+      ? await sampleKeysHeader(next, src.keys, opts.columns, opts.provisionalNumber)
+      : await findTableHeader(next, opts.columns, maxBlankRows, () => src.sheet?.() ?? null, opts.provisionalNumber);
     const sheetRead = src.sheet?.() ?? null;
     const { columns, pending } = header;
     const builder = new RowBuilder({
@@ -251,6 +258,7 @@ export async function openRows(input: Readable, opts: ReadOptions): Promise<Open
         representative: columns.representative?.header ?? null, opened: columns.opened?.header ?? null,
       },
       columns,
+      numberRecognised: header.numberRecognised,
       notes: builder.notes,
       rows: rows(),
       batches: batches(),

@@ -1,7 +1,7 @@
 // The preview of a job's results: grade colours (with the letter, never colour alone) and the
 // reasons, strongest first.
 import type { JobStatus, RowValidation, VerificationResult } from '../api.ts';
-import { formatPercent } from '../format.ts';
+import { formatBizNo, formatPercent } from '../format.ts';
 import { hasMessage, useI18n } from '../i18n.ts';
 
 const REASON = /^\[(\S+) ([+-]\d+(?:\.\d+)?)\]/;
@@ -89,8 +89,8 @@ export function PreviewTable(props: { job: JobStatus }) {
             return (
               <tr key={row.row_id} class={r?.grade ? `row-grade-${r.grade}` : ''}>
                 <td data-label={t('bulk.row')}>{row.row_id}</td>
-                <td data-label={t('bulk.bno')} class="mono">
-                  {r?.b_no ?? row.input[job.file.number_column] ?? ''}
+                <td data-label={t('bulk.bno')} class="mono bno">
+                  {r?.b_no ? formatBizNo(r.b_no) : (row.input[job.file.number_column] ?? '')}
                 </td>
                 <td data-label={t('bulk.name')}>{job.file.name_column ? (row.input[job.file.name_column] ?? '') : '—'}</td>
                 <td data-label={t('bulk.bizStatus')}>{r ? label('status', r.biz_status) : t('bulk.pending')}</td>

@@ -2,7 +2,7 @@
 // API recommends), read the preview, download everything, and find past jobs.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useAccount } from '../account.ts';
-import { api, API_BASE, type AccountInfo, type JobListItem, type JobStatus } from '../api.ts';
+import { api, API_BASE, type AccountInfo, type FileInspection, type JobListItem, type JobStatus } from '../api.ts';
 import { ConfirmDialog, ErrorLine, errorText } from '../components.tsx';
 import { formatBytes, formatDate, formatNumber, formatPercent } from '../format.ts';
 import { useI18n } from '../i18n.ts';
@@ -13,6 +13,92 @@ const POLL_MS = 1000;
 const PREVIEW_ROWS = 20;
 const PAGE = 10;
 
+/** The columns an upload will read: the sheet and header names ('' = none chosen). */
+interface Mapping {
+  sheet: string | null;
+  bno: string;
+  name: string;
+  address: string;
+}
+
+const UNCERTAIN = new Set(['no_address_column', 'no_name_column', 'sheet_chosen']);
+const MAP_PREVIEW_ROWS = 5;
+
+/** The file's first rows with the chosen columns marked, and the choices: shown when detection failed or is uncertain. */
+function MappingStep(props: { seen: FileInspection; unknown: boolean; mapping: Mapping; onChange: (m: Mapping) => void; onSheet: (sheet: string) => void }) {
+  const { t } = useI18n();
+  const { seen, mapping } = props;
+  const role = (h: string) => (h === mapping.bno ? t('bulk.mapNumber') : h === mapping.name ? t('bulk.mapName') : h === mapping.address ? t('bulk.mapAddress') : null);
+  const select = (label: string, value: string, key: 'bno' | 'name' | 'address', optional: boolean) => (
+    <label class="field">
+      <span>{label}</span>
+      <select value={value} onChange={(e) => props.onChange({ ...mapping, [key]: e.currentTarget.value })} data-testid={`map-${key}`}>
+        <option value="">{optional ? t('bulk.mapNone') : t('bulk.mapPick')}</option>
+        {seen.headers.map((h) => (
+          <option key={h} value={h}>
+            {h}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+  return (
+    <fieldset class="mapping" data-testid="mapping">
+      <legend>{t('bulk.mapTitle')}</legend>
+      <p class={props.unknown && !mapping.bno ? 'error' : 'muted'}>{props.unknown && !mapping.bno ? t('bulk.mapUnknown') : t('bulk.mapUncertain')}</p>
+      <div class="mapping-fields">
+        {seen.sheets.length > 1 && (
+          <label class="field">
+            <span>{t('bulk.mapSheet')}</span>
+            <select value={mapping.sheet ?? ''} onChange={(e) => props.onSheet(e.currentTarget.value)} data-testid="map-sheet">
+              {seen.sheets.map((sh) => (
+                <option key={sh} value={sh}>
+                  {sh}
+                </option>
+              ))}
+            </select>
+          </label>
+        )}
+        {select(t('bulk.mapNumber'), mapping.bno, 'bno', false)}
+        {select(t('bulk.mapName'), mapping.name, 'name', true)}
+        {select(t('bulk.mapAddress'), mapping.address, 'address', true)}
+      </div>
+      <div class="table-wrap">
+        <table class="map-preview" aria-label={t('bulk.mapPreview', { n: Math.min(MAP_PREVIEW_ROWS, seen.rows.length) })}>
+          <thead>
+            <tr>
+              {seen.headers.map((h) => (
+                <th key={h} scope="col" class={role(h) ? 'chosen-column' : ''}>
+                  {h}
+                  {role(h) && <small class="column-role">{role(h)}</small>}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {seen.rows.slice(0, MAP_PREVIEW_ROWS).map((r) => (
+              <tr key={r.row_id}>
+                {seen.headers.map((h) => (
+                  <td key={h} class={role(h) ? 'chosen-column' : ''}>
+                    {r.cells[h] ?? ''}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </fieldset>
+  );
+}
+
+/** A fresh form for each request (a FormData is read once). */
+function formOf(f: File): FormData {
+  const form = new FormData();
+  form.append('file', f, f.name);
+  return form;
+}
+
 function UploadPanel(props: { canPay: boolean }) {
   const { t } = useI18n();
   const [file, setFile] = useState<File | null>(null);
@@ -21,16 +107,54 @@ function UploadPanel(props: { canPay: boolean }) {
   const [paid, setPaid] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  const [seen, setSeen] = useState<FileInspection | null>(null);
+  const [unknown, setUnknown] = useState(false);
+  const [mapping, setMapping] = useState<Mapping | null>(null);
+  const [showMap, setShowMap] = useState(false);
+  const [inspecting, setInspecting] = useState(false);
+
+  /** Asks the service what the upload would read (no job, nothing charged); the choices start from what it recognised. */
+  const inspect = async (f: File, sheet?: string) => {
+    setInspecting(true);
+    setError(null);
+    try {
+      const found = await api<FileInspection>('POST', '/batch/inspect', formOf(f), { query: sheet ? { sheet } : {} });
+      setSeen(found);
+      setUnknown(found.number_column === null);
+      setMapping({ sheet: found.sheet, bno: found.number_column ?? '', name: found.name_column ?? '', address: found.address_column ?? '' });
+      setShowMap(found.number_column === null || found.notices.some((n) => UNCERTAIN.has(n.code)));
+    } catch (err) {
+      setSeen(null);
+      setMapping(null);
+      setError(errorText(t, err));
+    } finally {
+      setInspecting(false);
+    }
+  };
+
+  const choose = (f: File | null) => {
+    setFile(f);
+    setSeen(null);
+    setMapping(null);
+    setShowMap(false);
+    if (f) void inspect(f);
+  };
 
   const upload = async (e: Event) => {
     e.preventDefault();
     if (!file) return;
     setBusy(true);
     setError(null);
-    const form = new FormData();
-    form.append('file', file, file.name);
+    const query: Record<string, string> = { offline: String(offline), paid: String(paid && props.canPay) };
+    // the choices the user saw (and could change) are what the job reads
+    if (mapping) {
+      if (mapping.sheet) query.sheet = mapping.sheet;
+      if (mapping.bno) query.bno_column = mapping.bno;
+      if (mapping.name) query.name_column = mapping.name;
+      if (mapping.address) query.address_column = mapping.address;
+    }
     try {
-      const job = await api<{ job_id: string }>('POST', '/batch', form, { query: { offline: String(offline), paid: String(paid && props.canPay) } });
+      const job = await api<{ job_id: string }>('POST', '/batch', formOf(file), { query });
       navigate(`/bulk/${encodeURIComponent(job.job_id)}`);
     } catch (err) {
       setError(errorText(t, err));
@@ -53,7 +177,7 @@ function UploadPanel(props: { canPay: boolean }) {
           e.preventDefault();
           setOver(false);
           const dropped = e.dataTransfer?.files[0];
-          if (dropped) setFile(dropped);
+          if (dropped) choose(dropped);
         }}
       >
         <p>{t('bulk.drop')}</p>
@@ -62,7 +186,7 @@ function UploadPanel(props: { canPay: boolean }) {
           class="visually-hidden"
           type="file"
           accept=".csv,.tsv,.txt,.xlsx,.json,.ndjson,text/csv,application/json,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
-          onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)}
+          onChange={(e) => choose(e.currentTarget.files?.[0] ?? null)}
         />
         <label for="bulk-file" class="button secondary">
           {t('bulk.choose')}
@@ -71,6 +195,18 @@ function UploadPanel(props: { canPay: boolean }) {
           {file ? t('bulk.chosen', { name: file.name, size: formatBytes(file.size) }) : ''}
         </p>
       </div>
+      {inspecting && <p class="loading">{t('bulk.inspecting')}</p>}
+      {seen && mapping && !inspecting && showMap && (
+        <MappingStep seen={seen} unknown={unknown} mapping={mapping} onChange={setMapping} onSheet={(sheet) => file && void inspect(file, sheet)} />
+      )}
+      {seen && mapping && !inspecting && !showMap && (
+        <p class="detected" data-testid="detected">
+          {t('bulk.mapDetected', { bno: mapping.bno, name: mapping.name ? `「${mapping.name}」` : t('bulk.mapNone'), address: mapping.address ? `「${mapping.address}」` : t('bulk.mapNone') })}{' '}
+          <button type="button" class="link" onClick={() => setShowMap(true)}>
+            {t('bulk.mapChange')}
+          </button>
+        </p>
+      )}
       <label class="check">
         <input type="checkbox" checked={offline} onChange={(e) => setOffline(e.currentTarget.checked)} /> {t('bulk.offline')}
       </label>
@@ -80,7 +216,7 @@ function UploadPanel(props: { canPay: boolean }) {
         </label>
       )}
       <ErrorLine error={error} />
-      <button type="submit" class="primary" disabled={!file || busy}>
+      <button type="submit" class="primary" disabled={!file || busy || inspecting || (mapping !== null && mapping.bno === '')}>
         {busy ? t('bulk.uploading') : t('bulk.upload')}
       </button>
     </form>

@@ -36,7 +36,7 @@ export function ReceiptScreen(props: { id: string }) {
         <div class="card" data-testid="receipt">
           <dl class="facts">
             <dt>{t('receipt.number')}</dt>
-            <dd class="mono">{formatBizNo(receipt.b_no)}</dd>
+            <dd class="mono bno">{formatBizNo(receipt.b_no)}</dd>
             <dt>{t('receipt.api')}</dt>
             <dd>{t(receipt.api === 'validate' ? 'receipt.apiValidate' : 'receipt.apiStatus')}</dd>
             <dt>{t('receipt.answeredAt')}</dt>

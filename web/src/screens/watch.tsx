@@ -136,7 +136,7 @@ function WatchTable(props: { items: WatchRecord[]; onRemove: (w: WatchRecord) =>
             const unanswered = w.biz_status === 'unknown' && !w.last_checked_at;
             return (
               <tr key={w.watch_id} class={w.grade ? `row-grade-${w.grade}` : ''} data-watch={w.biz_no}>
-                <td data-label={t('bulk.bno')} class="mono">
+                <td data-label={t('bulk.bno')} class="mono bno">
                   {bno}
                 </td>
                 <td data-label={t('bulk.name')}>{w.name ?? <span class="muted">—</span>}</td>

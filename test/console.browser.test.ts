@@ -142,6 +142,10 @@ function browserSuite(kind: StoreKind): void {
       assert.match(page.url(), /\/console\/bulk\/job_/);
       await page.getByTestId('job-status').filter({ hasText: '완료' }).waitFor({ timeout: 90_000 });
       assert.equal(await bar.getAttribute('aria-valuenow'), '100');
+      // the results at a glance: grades and statuses as bars, read out as a sentence
+      const grades = page.getByTestId('grade-bar').getByRole('img');
+      assert.match((await grades.getAttribute('aria-label')) ?? '', /^등급: A \d/);
+      assert.match((await page.getByTestId('status-bar').getByRole('img').getAttribute('aria-label')) ?? '', /폐업자 1/);
       assert.equal(await page.getByTestId('file-notices').textContent(), '합계·소계 행 1개는 거래처가 아니어서 건너뛰었습니다 (조회·과금 없음).');
       const preview = page.getByTestId('preview');
       await preview.waitFor();
@@ -259,6 +263,11 @@ function browserSuite(kind: StoreKind): void {
       await page.keyboard.press('Enter');
       await page.getByTestId('plan').waitFor();
       await noSideways(page);
+      // the tab bar is wider than a phone: it scrolls, and a shadow at its edge says so
+      const tabs = page.locator('.tabs');
+      const bar = await tabs.evaluate((el) => ({ scrolls: el.scrollWidth > el.clientWidth, image: (globalThis as any).getComputedStyle(el).backgroundImage as string }));
+      assert.ok(bar.scrolls, 'the tabs overflow a phone');
+      assert.match(bar.image, /radial-gradient/, 'with a scroll shadow');
       await screenshot(page, `${kind}-phone-2-overview`);
       await page.getByRole('link', { name: 'API 키' }).click();
       await page.getByRole('heading', { name: 'API 키' }).waitFor();

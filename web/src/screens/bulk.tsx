@@ -7,7 +7,8 @@ import { ConfirmDialog, ErrorLine, errorText } from '../components.tsx';
 import { formatBytes, formatDate, formatNumber, formatPercent } from '../format.ts';
 import { useI18n } from '../i18n.ts';
 import { BASE, linkHandler, navigate } from '../router.ts';
-import { GradeBadge, PreviewTable } from './bulk-table.tsx';
+import { PreviewTable } from './bulk-table.tsx';
+import { codeLabel } from '../labels.ts';
 
 const POLL_MS = 1000;
 const PREVIEW_ROWS = 20;
@@ -223,6 +224,37 @@ function UploadPanel(props: { canPay: boolean }) {
   );
 }
 
+const GRADES = ['A', 'B', 'C', 'D', 'E'] as const;
+const STATUSES = ['active', 'suspended', 'closed', 'converted', 'unregistered', 'invalid', 'unknown'] as const;
+
+/**
+ * A job's results at a glance: one bar split by share (grades, or statuses), each part with its
+ * label and count below, the whole read out as one sentence for screen readers.
+ */
+function CountsBar(props: { title: string; testId: string; parts: { key: string; label: string; count: number; className: string }[] }) {
+  const { lang } = useI18n();
+  const total = props.parts.reduce((n, p) => n + p.count, 0);
+  const shown = props.parts.filter((p) => p.count > 0);
+  const summary = `${props.title}: ${shown.map((p) => `${p.label} ${formatNumber(lang, p.count)}`).join(', ')}`;
+  return (
+    <figure class="counts" data-testid={props.testId}>
+      <figcaption>{props.title}</figcaption>
+      <div class="counts-bar" role="img" aria-label={summary}>
+        {shown.map((p) => (
+          <span key={p.key} class={`counts-part ${p.className}`} style={{ width: `${((p.count / Math.max(total, 1)) * 100).toFixed(2)}%` }} title={`${p.label} ${formatNumber(lang, p.count)}`} />
+        ))}
+      </div>
+      <ul class="counts-legend" aria-hidden="true">
+        {shown.map((p) => (
+          <li key={p.key}>
+            <span class={`counts-swatch ${p.className}`} /> {p.label} <strong>{formatNumber(lang, p.count)}</strong> <span class="muted">({formatPercent(lang, p.count / Math.max(total, 1), 0)})</span>
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
+
 function ProgressBar(props: { job: JobStatus }) {
   const { t, lang } = useI18n();
   const { job } = props;
@@ -365,13 +397,16 @@ function JobView(props: { jobId: string; onChange: () => void; onDeleted: (notic
             </ul>
           )}
           <p class="muted">{t('bulk.charged', { charged: formatNumber(lang, job.charged), overage: formatNumber(lang, job.overage), refunded: formatNumber(lang, job.refunded) })}</p>
-          <ul class="grade-counts" aria-label={t('bulk.grade')}>
-            {['A', 'B', 'C', 'D', 'E'].map((g) => (
-              <li key={g}>
-                <GradeBadge grade={g} /> {formatNumber(lang, job.counts.grade[g] ?? 0)}
-              </li>
-            ))}
-          </ul>
+          <CountsBar
+            title={t('bulk.grade')}
+            testId="grade-bar"
+            parts={GRADES.map((g) => ({ key: g, label: g, count: job.counts.grade[g] ?? 0, className: `grade-${g}` }))}
+          />
+          <CountsBar
+            title={t('bulk.bizStatus')}
+            testId="status-bar"
+            parts={STATUSES.map((s) => ({ key: s, label: codeLabel(t, 'status', s), count: job.counts.biz_status[s] ?? 0, className: `biz-${s}` }))}
+          />
           {job.expired_at && (
             <p class="notice" data-testid="job-expired">
               {t('bulk.expired', { d: formatDate(lang, job.expired_at) })}

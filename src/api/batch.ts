@@ -2,6 +2,7 @@
 // preview), GET /batch/{job_id}/results (full download), POST /batch/{job_id}/label (an outcome)
 // and POST /batch/{job_id}/labels (outcomes in bulk).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { AppError } from '../errors.ts';
 import { cleanText } from '../domain/safe-text.ts';
@@ -127,6 +128,37 @@ const LabelRecorded = Type.Object({
 const fileColumns = (c: LabelFile['columns']) => ({ b_no: c.bno, row_id: c.rowId, outcome: c.outcome, reason: c.reason });
 
 /** Column overrides are header text, or a 1-based index written as digits. */
+/**
+ * The customer list of a multipart request (POST /batch and /batch/inspect): its part, its name
+ * and type, and the sheet and column options of the query.
+ */
+async function listFile(request: FastifyRequest<{ Querystring: Static<typeof InspectQuery> }>, maxFileBytes: number) {
+  if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'send the file as multipart/form-data in a part named "file"');
+  const part = await request.file({ limits: { fileSize: maxFileBytes, files: 1, fields: 10, parts: 20 } }).catch(unreadableMultipart);
+  if (!part) throw new AppError('bad_request', 'no file in the request: send it in a multipart part named "file"');
+  if (part.fieldname !== 'file') throw new AppError('bad_request', `the file part must be named "file", not "${part.fieldname}"`);
+  // the limit cuts the stream short (the parser drains the rest of the body, so the connection
+  // stays usable); the service turns a cut file into a 413 rather than a silently shorter job
+  let truncated = false;
+  part.file.once('limit', () => {
+    truncated = true;
+  });
+  const q = request.query;
+  return {
+    file: part.file,
+    // a file name is echoed in downloads and lists: cleaned like the file's cells. A part sent
+    // with `filename=""` reaches us with none at all, whatever the type says
+    filename: cleanText(part.filename ?? '').trim() || null,
+    contentType: part.mimetype || null,
+    sheet: q.sheet,
+    columns: {
+      bnoColumn: column(q.bno_column), nameColumn: column(q.name_column), addressColumn: column(q.address_column),
+      representativeColumn: column(q.representative_column), openedColumn: column(q.opening_date_column),
+    },
+    truncated: () => truncated,
+  };
+}
+
 function column(v: string | undefined): string | number | undefined {
   if (v === undefined) return undefined;
   return /^\d+$/.test(v) ? Number(v) : v;
@@ -159,33 +191,13 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
       },
       async (request, reply) => {
         const account = requireAccount(request);
-        if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'send the file as multipart/form-data in a part named "file"');
-        const part = await request.file({ limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10, parts: 20 } }).catch(unreadableMultipart);
-        if (!part) throw new AppError('bad_request', 'no file in the request: send it in a multipart part named "file"');
-        if (part.fieldname !== 'file') throw new AppError('bad_request', `the file part must be named "file", not "${part.fieldname}"`);
-        // the limit cuts the stream short (the parser drains the rest of the body, so the connection
-        // stays usable); the service turns a cut file into a 413 rather than a silently shorter job
-        let truncated = false;
-        part.file.once('limit', () => {
-          truncated = true;
-        });
         const key = request.headers['idempotency-key'];
         const { job, created } = await service.create({
           account,
-          file: part.file,
-          // a file name is echoed in downloads and lists: cleaned like the file's cells. A part sent
-          // with `filename=""` reaches us with none at all, whatever the type says
-          filename: cleanText(part.filename ?? '').trim() || null,
-          contentType: part.mimetype || null,
+          ...(await listFile(request, deps.maxFileBytes)),
           offline: request.query.offline === 'true',
           paid: request.query.paid === 'true',
-          sheet: request.query.sheet,
-          columns: {
-            bnoColumn: column(request.query.bno_column), nameColumn: column(request.query.name_column), addressColumn: column(request.query.address_column),
-            representativeColumn: column(request.query.representative_column), openedColumn: column(request.query.opening_date_column),
-          },
           idempotencyKey: typeof key === 'string' && key ? key.slice(0, 200) : undefined,
-          truncated: () => truncated,
         });
         if (!created) reply.header('idempotent-replayed', 'true');
         return reply.code(202).header('location', `/batch/${job.id}`).send(jobSummary(job));
@@ -205,26 +217,7 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
       },
       async (request) => {
         requireAccount(request);
-        if (!request.isMultipart()) throw new AppError('unsupported_media_type', 'send the file as multipart/form-data in a part named "file"');
-        const part = await request.file({ limits: { fileSize: deps.maxFileBytes, files: 1, fields: 10, parts: 20 } }).catch(unreadableMultipart);
-        if (!part) throw new AppError('bad_request', 'no file in the request: send it in a multipart part named "file"');
-        if (part.fieldname !== 'file') throw new AppError('bad_request', `the file part must be named "file", not "${part.fieldname}"`);
-        let truncated = false;
-        part.file.once('limit', () => {
-          truncated = true;
-        });
-        const q = request.query;
-        const seen = await service.inspect({
-          file: part.file,
-          filename: cleanText(part.filename ?? '').trim() || null,
-          contentType: part.mimetype || null,
-          sheet: q.sheet,
-          columns: {
-            bnoColumn: column(q.bno_column), nameColumn: column(q.name_column), addressColumn: column(q.address_column),
-            representativeColumn: column(q.representative_column), openedColumn: column(q.opening_date_column),
-          },
-          truncated: () => truncated,
-        });
+        const seen = await service.inspect(await listFile(request, deps.maxFileBytes));
         const fileReport = { sheet: seen.sheet, sheets: seen.sheets, sheetByContent: seen.sheetByContent, totalRows: 0, totalRowTexts: [], paddedNumbers: 0, paddedRows: [] };
         return {
           kind: seen.kind, sheet: seen.sheet, sheets: seen.sheets, headers: seen.headers,

@@ -25,6 +25,9 @@ export class SandboxDirectory implements AddressDirectory {
 // 행정동 "역삼1동" is written where the lot belongs to 법정동 "역삼동".
 const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
 
+// one collator for every comparison: localeCompare with a locale builds one per call (most of a lookup's time)
+const BY_ADDRESS = new Intl.Collator('ko', { numeric: true });
+
 export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: number = DEFAULT_LIMIT): DirectoryEntry[] {
   const pool = new Map<string, DirectoryEntry>();
   const add = (list: readonly DirectoryEntry[] | undefined, keep: (e: DirectoryEntry) => boolean): void => {
@@ -40,7 +43,9 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
     if (q.sido !== null && (q.sigungu !== null || q.sido === '세종특별자치시')) {
       add(world.bySigunguRoad.get(sigunguRoadKey(q.sido, q.sigungu ?? '', roadName)), numberFits);
     }
-    add(world.byRoad.get(roadName), numberFits);
+    // the road elsewhere only when it is not there: as the local directory, from the most specific
+    // question to the broadest (the nationwide list of a common road name is hundreds of buildings)
+    if (pool.size === 0) add(world.byRoad.get(roadName), numberFits);
     // a typo, or a road that is not where the input says: look at similar names too
     if (![...pool.values()].some(inScope)) {
       for (const other of world.roadNames) {
@@ -61,7 +66,7 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
   return [...pool.values()]
     .map((e) => ({ e, fit: fitCandidate(q, e) }))
     .toSorted((a, b) => Number(b.fit.plausible) - Number(a.fit.plausible) || a.fit.penalty - b.fit.penalty
-      || a.e.roadAddress.localeCompare(b.e.roadAddress, 'ko', { numeric: true }))
+      || BY_ADDRESS.compare(a.e.roadAddress, b.e.roadAddress))
     .slice(0, Math.max(0, limit))
     .map(({ e }) => e);
 }

@@ -3,7 +3,7 @@
 // It looks candidates up the way the juso search does — by road and number, else by road name
 // with typos forgiven, and by lot — and orders them with the matcher's own scoring.
 
-import { fitCandidate, roadNameDistance, sigunguAgrees } from '../domain/address/match.ts';
+import { fitCandidate, RoadNameIndex, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { lotNumber, sandboxWorld, sigunguRoadKey } from './sandbox-data.ts';
 import type { SandboxWorld } from './sandbox-data.ts';
@@ -24,6 +24,13 @@ export class SandboxDirectory implements AddressDirectory {
 
 // 행정동 "역삼1동" is written where the lot belongs to 법정동 "역삼동".
 const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
+
+const roadIndexes = new WeakMap<SandboxWorld, RoadNameIndex>();
+const nearRoads = (world: SandboxWorld): RoadNameIndex => {
+  let index = roadIndexes.get(world);
+  if (!index) roadIndexes.set(world, (index = new RoadNameIndex(world.roadNames)));
+  return index;
+};
 
 // one collator for every comparison: localeCompare with a locale builds one per call (most of a lookup's time)
 const BY_ADDRESS = new Intl.Collator('ko', { numeric: true });
@@ -48,9 +55,7 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
     if (pool.size === 0) add(world.byRoad.get(roadName), numberFits);
     // a typo, or a road that is not where the input says: look at similar names too
     if (![...pool.values()].some(inScope)) {
-      for (const other of world.roadNames) {
-        if (other !== roadName && roadNameDistance(roadName, other) !== null) add(world.byRoad.get(other), numberFits);
-      }
+      for (const other of nearRoads(world).near(roadName)) add(world.byRoad.get(other), numberFits);
     }
   }
   if (q.jibun !== null) {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildingKindOf, editDistance, fitCandidate, matchAddress, roadNameDistance, sigunguAgrees } from './match.ts';
+import { buildingKindOf, editDistance, fitCandidate, matchAddress, RoadNameIndex, roadNameDistance, sigunguAgrees } from './match.ts';
 import { parseAddress } from './parse.ts';
 import type { AddressMatch, DirectoryEntry } from './types.ts';
 
@@ -332,4 +332,15 @@ test('the building kind from its names: the directory’s first, then the one th
   assert.equal(buildingKindOf(null, null, false), 'unknown');
   assert.equal(match('서울 강남구 테헤란로 152').buildingKind, 'office');
   assert.equal(match('서울 강남구 테헤란로 154').buildingKind, 'house');
+});
+
+test('the road-name index finds exactly the names roadNameDistance accepts, nearest first', () => {
+  const names = ['테헤란로', '테헤란길', '태헤란로', '세종대로', '세종로', '세중대로', '번영로', '번영로1번길', '번영로2번길', '번엉로1번길', '가로', '나로', '다로길', '중앙로', '중앙로45번길', '중앙로46번길', '중앙로45번가길'];
+  const index = new RoadNameIndex(names);
+  for (const written of [...names, '테헤란', '세종대료', '중앙로45번길', '번영로1번기', '가', '없는길이름로']) {
+    const brute = names.filter((n) => n !== written && roadNameDistance(written, n) !== null);
+    assert.deepEqual(index.near(written).toSorted(), brute.toSorted(), written);
+    const ds = index.near(written).map((n) => roadNameDistance(written, n)!);
+    assert.deepEqual(ds, ds.toSorted((a, b) => a - b), `${written}: nearest first`);
+  }
 });

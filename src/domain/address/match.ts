@@ -98,6 +98,37 @@ export function roadNameDistance(written: string, actual: string): number | null
   return d <= limit ? d : null;
 }
 
+/**
+ * Road names grouped by what roadNameDistance requires of a near one (the same digits, a length
+ * within two): a typo is then compared with a few names, not every road of the directory.
+ */
+export class RoadNameIndex {
+  readonly #byKey = new Map<string, string[]>();
+
+  constructor(names: Iterable<string>) {
+    for (const name of names) {
+      const key = `${digits(name)}|${name.length}`;
+      const list = this.#byKey.get(key);
+      if (list) list.push(name);
+      else this.#byKey.set(key, [name]);
+    }
+  }
+
+  /** The names roadNameDistance accepts as `written` mistyped, nearest first; `written` itself excluded. */
+  near(written: string): string[] {
+    const d = digits(written);
+    const out: { name: string; distance: number }[] = [];
+    for (let len = written.length - 2; len <= written.length + 2; len++) {
+      for (const name of this.#byKey.get(`${d}|${len}`) ?? []) {
+        if (name === written) continue;
+        const distance = roadNameDistance(written, name);
+        if (distance !== null) out.push({ name, distance });
+      }
+    }
+    return out.toSorted((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((x) => x.name);
+  }
+}
+
 /** "성남시" and "분당구" both point into "성남시 분당구"; "강남구" never into "서초구". */
 export function sigunguAgrees(written: string, actual: string): boolean {
   return written === actual || actual.startsWith(`${written} `) || actual.endsWith(` ${written}`);

@@ -123,7 +123,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     const [stored] = await chunksAfter(store.batches, job.id, 0, 1);
     assert.ok(stored?.output);
     const expected = { ...stored, output: fromGeneral };
-    assert.deepEqual(stored.rows.map((r) => rowOf(stored, r, job.accountId)), stored.rows.map((r) => rowOf(expected, r, job.accountId)));
+    assert.deepEqual(stored.rows.map((r) => rowOf(stored, r, job)), stored.rows.map((r) => rowOf(expected, r, job)));
     assert.deepEqual(await store.batches.counts(job.id), general.counts);
   });
 

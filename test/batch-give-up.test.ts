@@ -76,7 +76,7 @@ describeEachStore('a chunk that keeps failing', (kind) => {
     assert.equal((await store.usage.get(account.id, '2026-11')).used, 5, 'the three numbers never answered are given back');
     const counts = await store.batches.counts(id);
     assert.deepEqual(counts.byStatus, { active: 5, unknown: 3, invalid: 1 });
-    const rows = await rowsAfter(store.batches, { id, accountId: account.id }, 0, 9);
+    const rows = await rowsAfter(store.batches, { id, accountId: account.id, locale: 'ko' }, 0, 9);
     assert.deepEqual(rows.map((r) => r.result?.biz_status), ['active', 'active', 'active', 'unknown', 'unknown', 'unknown', 'active', 'active', 'invalid']);
   });
 });

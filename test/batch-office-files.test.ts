@@ -170,4 +170,18 @@ describeEachStore('office files: sheets, totals, lost zeros, missing columns', (
     assert.equal(await used(), usedBefore);
     assert.equal(await jobs(), jobsBefore);
   });
+
+  test("a job's rows read in its uploader's language (Accept-Language), named or not", async () => {
+    const csv = `사업자등록번호,상호\n${fixed('closed')},두리상사\n${fixed('suspended')},\n`;
+    const reasonsOf = async (lang: string | null) => {
+      const up = await upload(srv.url, key, { name: 'lang.csv', body: csv, type: 'text/csv' }, '', lang ? { 'accept-language': lang } : {});
+      const done = await waitForJob(srv.url, key, up.body.job_id);
+      return (done.body.preview as { result: { reasons: string[] } }[]).map((r) => r.result.reasons.join(' | '));
+    };
+    const [en, ko] = [await reasonsOf('en-US,en;q=0.9'), await reasonsOf(null)];
+    assert.match(en[0]!, /NTS status: closed/);
+    assert.match(en[1]!, /suspended/i);
+    assert.doesNotMatch(en.join(' '), /[가-힣]{3,}:/, 'no Korean reason text');
+    assert.match(ko[0]!, /국세청 상태: 폐업자/);
+  });
 });

@@ -6,6 +6,7 @@ import type { FastifyRequest } from 'fastify';
 import { Type, type Static } from 'typebox';
 import { AppError } from '../errors.ts';
 import { cleanText } from '../domain/safe-text.ts';
+import { localeFrom } from '../domain/locale.ts';
 import { INSPECT_ROWS, LABELS_PER_REQUEST, type BatchService } from '../batch/batch-service.ts';
 import type { LabelItem } from '../domain/label.ts';
 import type { LabelFile } from '../batch/files/label-file.ts';
@@ -198,6 +199,7 @@ export function batchRoutes(deps: { service: BatchService; maxFileBytes: number 
           offline: request.query.offline === 'true',
           paid: request.query.paid === 'true',
           idempotencyKey: typeof key === 'string' && key ? key.slice(0, 200) : undefined,
+          locale: localeFrom(request.headers['accept-language']),
         });
         if (!created) reply.header('idempotent-replayed', 'true');
         return reply.code(202).header('location', `/batch/${job.id}`).send(jobSummary(job));

@@ -19,6 +19,7 @@ import { JobRowFacts, type RowFacts } from './job-labels.ts';
 import type { LabelItem, LabelRecord, LabelRejection } from '../domain/label.ts';
 import { bouncedOf, causeOf, type ReturnCause } from '../domain/return-reason.ts';
 import type { Account } from '../domain/account.ts';
+import type { Locale } from '../domain/locale.ts';
 import { isFileError } from './files/errors.ts';
 import type { ColumnOverrides, FileRow } from './files/read-rows.ts';
 import { ParserPool } from './files/isolated-rows.ts';
@@ -36,6 +37,8 @@ export interface UploadRequest {
   sheet?: string | undefined;
   columns?: ColumnOverrides | undefined;
   idempotencyKey?: string | undefined;
+  /** the uploader's language: the rows' reasons read in it (default ko) */
+  locale?: Locale | undefined;
   /** true once the upload was cut at the size limit */
   truncated?: () => boolean;
 }
@@ -292,7 +295,7 @@ export class BatchService {
     try {
       await this.#store.batches.createJob({
         id: jobId, accountId: req.account.id, filename: req.filename, fileKind: opened.kind, columns: opened.headers, chosen: opened.chosen,
-        offline: req.offline, paid: req.paid, month: quotaMonth(now), idempotencyKey: req.idempotencyKey ?? null, fingerprint: null, createdAt: now.toISOString(),
+        offline: req.offline, paid: req.paid, month: quotaMonth(now), idempotencyKey: req.idempotencyKey ?? null, fingerprint: null, createdAt: now.toISOString(), locale: req.locale ?? 'ko',
         uploadLeaseUntil: this.#leaseEnd(),
       });
     } catch (err) {

@@ -42,7 +42,7 @@ test('a rebuilt result equals the stored one would have been, for every kind of 
     const built = buildVerification(r.bno ?? r.bnoRaw, given, { invalid, locale: 'ko' });
     const id = given ? evidenceOf({ accountId: 'acc_1', bno: r.bno!, api: 'status', source: given.source, checkedAt: given.checkedAt, record: given.record }).id : null;
     const stored = JSON.parse(JSON.stringify({ ...built, verification_id: id }));
-    const rebuilt = rowOf(chunk, r, 'acc_1');
+    const rebuilt = rowOf(chunk, r, { accountId: 'acc_1', locale: 'ko' });
     assert.deepEqual(rebuilt.result, stored, `row ${r.rowId}`);
     assert.equal(statusOf(r, answers), stored.biz_status, `row ${r.rowId}: the counted status is the result's`);
     assert.deepEqual([rebuilt.features, rebuilt.addressKey], [null, null]);
@@ -54,6 +54,6 @@ test('a scored row reads its stored result; a row of an unprocessed chunk has no
   const r = { ...row(1, fixed('active'), fixed('active'), true), name: '한빛' };
   const scored = { result: { b_no: fixed('active'), grade: 'A' }, features: { status_closed: 0 }, addressKey: 'k1' };
   const done = { chunkNo: 1, firstRow: 1, lastRow: 1, rows: [r], output: { answers: new Map([[fixed('active'), answer(fixed('active'))]]), scored: new Map([[1, scored]]) } };
-  assert.deepEqual(rowOf(done, r, 'acc_1'), { ...r, ...scored });
-  assert.deepEqual(rowOf({ ...done, output: null }, r, 'acc_1'), { ...r, result: null, features: null, addressKey: null });
+  assert.deepEqual(rowOf(done, r, { accountId: 'acc_1', locale: 'ko' }), { ...r, ...scored });
+  assert.deepEqual(rowOf({ ...done, output: null }, r, { accountId: 'acc_1', locale: 'ko' }), { ...r, result: null, features: null, addressKey: null });
 });

@@ -10,6 +10,7 @@ import { AppError } from '../errors.ts';
 import { rowValidationInput, type RowValidationInput } from '../domain/validation.ts';
 import { type EvidenceInput, evidenceOf } from '../domain/evidence.ts';
 import { chunksAfter } from './chunks.ts';
+import type { Locale } from '../domain/locale.ts';
 
 type Answers = ChunkOutput['answers'];
 
@@ -50,11 +51,11 @@ export function answerEvidence(accountId: string, bno: string, answer: StatusAns
  * it names the evidence of its number's answer, which processing kept. `ids`: the chunk's
  * evidence ids by number, filled as they are derived (two SHA-256 a number, not a row).
  */
-export function verificationOf(row: BatchRowInput, answers: Answers, accountId: string, ids?: Map<string, string>): Verification {
+export function verificationOf(row: BatchRowInput, answers: Answers, accountId: string, ids?: Map<string, string>, locale: Locale = 'ko'): Verification {
   const bno = lookupNumber(row);
-  if (bno === null) return buildVerification(row.bno ?? row.bnoRaw, null, { invalid: true, locale: 'ko' });
+  if (bno === null) return buildVerification(row.bno ?? row.bnoRaw, null, { invalid: true, locale });
   const answer = answerOf(answers, bno);
-  const v = buildVerification(bno, answer, { invalid: false, locale: 'ko' });
+  const v = buildVerification(bno, answer, { invalid: false, locale });
   if (!answer) return v;
   let id = ids?.get(bno);
   if (id === undefined) {
@@ -75,20 +76,21 @@ export function statusOf(row: BatchRowInput, answers: Answers): BizStatus {
   return answer ? statusFromNts(answer.record) : 'unknown';
 }
 
-export function rowOf(chunk: StoredChunk, row: BatchRowInput, accountId: string): BatchRow {
+/** A row as the job shows it, its reasons in the language of the job (its uploader's). */
+export function rowOf(chunk: StoredChunk, row: BatchRowInput, job: Pick<BatchJob, 'accountId' | 'locale'>): BatchRow {
   const out = chunk.output;
   if (!out) return { ...row, result: null, features: null, addressKey: null };
   const scored = out.scored.get(row.rowId);
   if (scored && !scored.over) return { ...row, result: scored.result, features: scored.features, addressKey: scored.addressKey };
   let ids = readIds.get(out);
   if (!ids) readIds.set(out, (ids = new Map()));
-  const v = verificationOf(row, out.answers, accountId, ids) as unknown as Record<string, unknown>;
+  const v = verificationOf(row, out.answers, job.accountId, ids, job.locale) as unknown as Record<string, unknown>;
   if (scored) return { ...row, result: { ...v, ...scored.result }, features: scored.features, addressKey: scored.addressKey };
   return { ...row, result: v, features: null, addressKey: null };
 }
 
 /** Rows in file order after `afterRowId`, at most `limit`. */
-export async function rowsAfter(store: BatchStore, job: Pick<BatchJob, 'id' | 'accountId'>, afterRowId: number, limit: number): Promise<BatchRow[]> {
+export async function rowsAfter(store: BatchStore, job: Pick<BatchJob, 'id' | 'accountId' | 'locale'>, afterRowId: number, limit: number): Promise<BatchRow[]> {
   const jobId = job.id;
   const out: BatchRow[] = [];
   let after = afterRowId;
@@ -99,7 +101,7 @@ export async function rowsAfter(store: BatchStore, job: Pick<BatchJob, 'id' | 'a
     for (const row of chunk.rows) {
       if (row.rowId <= after) continue;
       if (out.length >= limit) break;
-      out.push(rowOf(chunk, row, job.accountId));
+      out.push(rowOf(chunk, row, job));
     }
     after = chunk.lastRow;
   }
@@ -110,13 +112,13 @@ export async function rowsAfter(store: BatchStore, job: Pick<BatchJob, 'id' | 'a
  * Every row in file order, one chunk at a time (for downloads): a chunk is bounded by rows and
  * by characters, so a download holds one bounded chunk however wide the file.
  */
-export async function* allRows(store: BatchStore, job: Pick<BatchJob, 'id' | 'accountId'>): AsyncGenerator<BatchRow> {
+export async function* allRows(store: BatchStore, job: Pick<BatchJob, 'id' | 'accountId' | 'locale'>): AsyncGenerator<BatchRow> {
   const jobId = job.id;
   for (let after = 0; ; ) {
     const chunks = await chunksAfter(store, jobId, after, 1);
     if (chunks.length === 0) return;
     for (const chunk of chunks) {
-      for (const row of chunk.rows) yield rowOf(chunk, row, job.accountId);
+      for (const row of chunk.rows) yield rowOf(chunk, row, job);
       after = chunk.lastRow;
     }
   }

@@ -122,7 +122,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   for (const row of rows) {
     const name = row.name?.trim();
     if (name) {
-      named.push({ row, name, v: verificationOf(row, answers, job.accountId, ids) });
+      named.push({ row, name, v: verificationOf(row, answers, job.accountId, ids, job.locale) });
       continue;
     }
     const validation = validations.get(row.rowId);
@@ -134,7 +134,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
   }
   // the chunk's named rows are assessed together (the same result each would get alone)
-  const assessed = named.length === 0 ? [] : await deps.assess.assessMany(account, named.map(({ row, name, v }) => ({ v, name, address: row.address })), 'ko', deps.now());
+  const assessed = named.length === 0 ? [] : await deps.assess.assessMany(account, named.map(({ row, name, v }) => ({ v, name, address: row.address })), job.locale, deps.now());
   named.forEach(({ row, v }, i) => {
     const a = assessed[i]!;
     const validation = validations.get(row.rowId);

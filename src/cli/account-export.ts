@@ -31,7 +31,7 @@ export async function exportAccount(store: Store, accountId: string, out: Writab
     counts[type] = (counts[type] ?? 0) + 1;
     // a job's rows follow the job, decoded (kept until deleted or expired)
     if (type === 'batch_job' && value.expired_at == null && (value.status === 'done' || value.status === 'failed' || value.status === 'processing' || value.status === 'queued')) {
-      for await (const r of allRows(store.batches, { id: String(value.id), accountId })) {
+      for await (const r of allRows(store.batches, { id: String(value.id), accountId, locale: value.locale === 'en' ? 'en' : 'ko' })) {
         await line(out, { type: 'batch_row', job_id: value.id, row_id: r.rowId, input: r.cells, result: r.result });
         counts.batch_row = (counts.batch_row ?? 0) + 1;
       }

@@ -1,6 +1,7 @@
 // A batch job as the service knows it: the job, its rows, a chunk's output and the numbers it
 // looked up. The store keeps them (encoded by batch/chunk-codec.ts); batch/ works with them.
 import type { StatusAnswer } from './status.ts';
+import type { Locale } from './locale.ts';
 
 /**
  * The headers read as the number, name and address, and as the representative and opening date
@@ -47,6 +48,8 @@ export interface BatchJob {
   /** which headers were read as number, name and address, and as representative and opening date */
   chosen: ChosenHeaders;
   fileReport: FileReport | null;
+  /** the language of the uploader (Accept-Language): the rows' reasons read in it */
+  locale: Locale;
   total: number;
   distinctNumbers: number;
   processed: number;

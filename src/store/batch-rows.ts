@@ -14,6 +14,7 @@ export function toJob(r: Row): BatchJob {
     columns: json<string[]>(r.columns),
     chosen: json<BatchJob['chosen']>(r.chosen),
     fileReport: r.file_report == null ? null : json<FileReport>(r.file_report),
+    locale: r.locale === 'en' ? 'en' : 'ko',
     total: Number(r.total),
     distinctNumbers: Number(r.distinct_numbers),
     processed: Number(r.processed),

@@ -85,6 +85,8 @@ export interface FinalizeOptions {
 }
 
 /** A new job as its uploader creates it. */
-export type NewJob = Omit<BatchJob, 'upstreamWait' | 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt' | 'expiredAt' | 'fileReport'> & {
+export type NewJob = Omit<BatchJob, 'upstreamWait' | 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt' | 'expiredAt' | 'fileReport' | 'locale'> & {
   uploadLeaseUntil: string;
+  /** default ko */
+  locale?: BatchJob['locale'];
 };

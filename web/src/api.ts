@@ -49,7 +49,8 @@ async function toError(res: Response): Promise<ApiError> {
 }
 
 export async function api<T>(method: string, path: string, body?: unknown, opts: { query?: Record<string, string>; onStatus?: (status: number) => void } = {}): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+  // answers (reasons, and the rows of a job uploaded now) in the interface language
+  const headers: Record<string, string> = { accept: 'application/json', 'accept-language': document.documentElement.lang === 'en' ? 'en' : 'ko' };
   if (method !== 'GET' && csrf) headers['x-csrf-token'] = csrf;
   let payload: BodyInit | undefined;
   if (body instanceof FormData) payload = body;

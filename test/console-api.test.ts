@@ -141,6 +141,14 @@ describeEachStore('console API', (kind) => {
     assert.ok(['D', 'E'].includes(done.preview[1].result.grade));
     const usage = await c.request('GET', '/account');
     assert.equal(usage.body.quota.used, 3 - done.refunded);
+    // the same lookups, by day: the last 30 Seoul days, oldest first, today's holding them
+    const daily = await c.request('GET', '/account/usage?days=30');
+    assert.equal(daily.status, 200);
+    assert.equal(daily.body.days.length, 30);
+    const today = new Date(Date.now() + 9 * 3600_000).toISOString().slice(0, 10);
+    assert.deepEqual(daily.body.days.at(-1), { day: today, lookups: 3 - done.refunded });
+    assert.equal(daily.body.days.slice(0, -1).reduce((sum: number, d: { lookups: number }) => sum + d.lookups, 0), 0);
+    assert.equal((await c.request('GET', '/account/usage?days=0')).status, 400);
     const csv = await fetch(`${srv.url}/console/api/batch/${up.body.job_id}/results?format=csv`, { headers: { cookie: c.cookie! } });
     assert.equal(csv.status, 200);
     assert.match(csv.headers.get('content-type') ?? '', /text\/csv/);

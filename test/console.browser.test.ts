@@ -173,6 +173,14 @@ function browserSuite(kind: StoreKind): void {
       const usedAfter = ((await (await ctx.request.get(`${srv.url}/console/api/account`)).json()) as { quota: { used: number } }).quota.used;
       assert.equal(usedAfter, usedBefore, 'the job\'s answers are the first check');
 
+      // the day's lookups on the overview, as a chart read out as a sentence
+      await page.getByRole('link', { name: '계정과 사용량' }).click();
+      const daily = page.getByTestId('daily-usage').getByRole('img');
+      await daily.waitFor();
+      assert.match((await daily.getAttribute('aria-label')) ?? '', new RegExp(`^최근 30일 조회 ${usedAfter.toLocaleString('ko-KR')}건`));
+      assert.equal(await page.getByTestId('daily-usage').locator('.usage-bar').count(), 30);
+      await screenshot(page, `${kind}-desktop-7-usage`);
+
       // 진위확인, one business: the form says what is missing before sending; a match shows the status
       await page.getByRole('link', { name: '진위확인' }).click();
       await page.getByRole('heading', { name: '사업자 진위확인' }).waitFor();

@@ -55,6 +55,7 @@ const CONSOLE: Record<string, Entry> = {
   'GET /console/api/session': {},
   'DELETE /console/api/session': {},
   'GET /console/api/account': {},
+  'GET /console/api/account/usage': {},
   'POST /console/api/account/close': { body: { password: 'not the password' } },
   'GET /console/api/keys': {},
   'POST /console/api/keys': {},

@@ -106,6 +106,11 @@ describeEachStore('store contract', (kind) => {
     assert.deepEqual(await store.usage.reserve(a.id, '2026-11', 2, 5), { granted: true, used: 5 });
     assert.deepEqual(await store.usage.reserve(a.id, '2026-11', 1, 5), { granted: false, used: 5 });
     await store.usage.refund(a.id, '2026-11', 2);
+    // by day too, when a day is given: a refund counts on its own day and never below zero
+    await store.usage.reserve(a.id, '2026-10', 4, 100, '2026-10-30');
+    await store.usage.reserveUpTo(a.id, '2026-10', 3, 100, '2026-10-31');
+    await store.usage.refund(a.id, '2026-10', 5, '2026-10-31');
+    assert.deepEqual(await store.usage.days(a.id, '2026-10-01', '2026-10-31'), [{ day: '2026-10-30', lookups: 4 }, { day: '2026-10-31', lookups: 0 }]);
     assert.deepEqual(await store.usage.get(a.id, '2026-11'), { used: 3, overage: 0 });
     assert.deepEqual(await store.usage.reserve(a.id, '2026-12', 6, 5), { granted: false, used: 0 }, 'more than the limit at once');
     assert.deepEqual(await store.usage.get(a.id, '2026-12'), { used: 0, overage: 0 }, 'a refused first reservation writes nothing');

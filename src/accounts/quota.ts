@@ -1,6 +1,6 @@
 // Monthly lookup quota: reserve before answering, refund what was not answered.
 import { monthlyLimit } from '../domain/plans.ts';
-import { quotaMonth, quotaResetsAt, secondsUntil, toSeoulIso } from '../domain/quota-period.ts';
+import { quotaMonth, quotaResetsAt, secondsUntil, seoulDay, seoulDaysBack, toSeoulIso } from '../domain/quota-period.ts';
 import { AppError } from '../errors.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
@@ -66,12 +66,19 @@ export class Quota {
     return this.#state(account, usage.used, usage.overage, now);
   }
 
+  /** Lookups per Seoul day over the last `days` days, oldest first, days without any as 0 (refunds count on the day given). */
+  async daily(account: Account, days: number): Promise<{ day: string; lookups: number }[]> {
+    const span = seoulDaysBack(this.#now(), days);
+    const held = new Map((await this.#store.usage.days(account.id, span[0]!, span.at(-1)!)).map((d) => [d.day, d.lookups]));
+    return span.map((day) => ({ day, lookups: held.get(day) ?? 0 }));
+  }
+
   /** Grants all `n` lookups or throws quota_exceeded (429) having charged nothing. */
   async reserve(account: Account, n: number): Promise<Reservation> {
     const now = this.#now();
     const month = quotaMonth(now);
     const limit = monthlyLimit(account.plan, account.quotaLimit);
-    const r = await this.#store.usage.reserve(account.id, month, n, limit);
+    const r = await this.#store.usage.reserve(account.id, month, n, limit, seoulDay(now));
     const state = this.#state(account, r.used, 0, now);
     if (!r.granted) throw this.#exceeded(state, n, now);
     return { accountId: account.id, month, n, state };
@@ -111,7 +118,7 @@ export class Quota {
     const limit = monthlyLimit(account.plan, account.quotaLimit);
     let result;
     try {
-      result = await this.#store.usage.reserveUpTo(accountId, month, waiters.length, limit);
+      result = await this.#store.usage.reserveUpTo(accountId, month, waiters.length, limit, seoulDay(now));
     } catch (err) {
       for (const w of waiters) w.reject(err);
       return;
@@ -138,7 +145,7 @@ export class Quota {
   }
 
   async refund(reservation: Reservation, n = reservation.n): Promise<void> {
-    if (n > 0) await this.#store.usage.refund(reservation.accountId, reservation.month, n);
+    if (n > 0) await this.#store.usage.refund(reservation.accountId, reservation.month, n, seoulDay(this.#now()));
     reservation.state.used -= n;
     reservation.state.remaining += n;
   }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { PassThrough, type Readable } from 'node:stream';
 import { monthlyLimit } from '../domain/plans.ts';
-import { quotaMonth, quotaResetsAt, secondsUntil, toSeoulIso } from '../domain/quota-period.ts';
+import { quotaMonth, quotaResetsAt, secondsUntil, seoulDay, toSeoulIso } from '../domain/quota-period.ts';
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { newId } from '../accounts/api-key.ts';
 import { AppError } from '../errors.ts';
@@ -110,7 +110,7 @@ export class BatchService {
    * a job still running is stopped and what it will not answer is given back.
    */
   async delete(account: Account, jobId: string): Promise<{ refunded: number; labels: number }> {
-    const out = await deleteJob(this.#store.batches, account.id, jobId);
+    const out = await deleteJob(this.#store.batches, account.id, jobId, seoulDay(this.#now()));
     if (!out) throw new AppError('not_found', `no batch job ${jobId}`);
     await this.#store.scrub();
     return out;

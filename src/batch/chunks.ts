@@ -35,7 +35,7 @@ export async function chunksAfter(store: BatchStore, jobId: string, afterRowId: 
  * Deletes the account's job (see BatchStore.deleteJob): the numbers of its unfinished chunks that
  * no other chunk shares were charged and will now never be answered, so they are given back.
  */
-export function deleteJob(store: BatchStore, accountId: string, jobId: string): Promise<DeletedJob> {
+export function deleteJob(store: BatchStore, accountId: string, jobId: string, day?: string): Promise<DeletedJob> {
   return store.deleteJob(accountId, jobId, (pending, shared) => {
     const unanswered = new Set<string>();
     for (const c of pending) {
@@ -45,7 +45,7 @@ export function deleteJob(store: BatchStore, accountId: string, jobId: string): 
       }
     }
     return unanswered.size;
-  });
+  }, day);
 }
 
 /** Commits a processed chunk (see BatchStore.completeChunk); the job's last chunk sends batch.done. */

@@ -32,6 +32,17 @@ const AccountBody = Type.Object({
 
 export function accountRoutes(quota: Quota): FastifyPluginAsyncTypebox {
   return async (app) => {
+    app.get(
+      '/account/usage',
+      {
+        schema: {
+          querystring: Type.Object({ days: Type.Optional(Type.Integer({ minimum: 1, maximum: 366, default: 30 })) }, { additionalProperties: false }),
+          response: { 200: Type.Object({ days: Type.Array(Type.Object({ day: Type.String({ description: 'Seoul date YYYY-MM-DD' }), lookups: Type.Integer() })) }) },
+        },
+      },
+      async (request) => ({ days: await quota.daily(sessionOf(request).account, request.query.days ?? 30) }),
+    );
+
     app.get('/account', { schema: { response: { 200: AccountBody } } }, async (request) => {
       const { account } = sessionOf(request);
       const q = await quota.current(account);

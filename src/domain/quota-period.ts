@@ -30,6 +30,11 @@ export function seoulDay(now: Date): string {
   return new Date(now.getTime() + KST_OFFSET_MS).toISOString().slice(0, 10);
 }
 
+/** The `n` Seoul days ending with the one containing `now`, oldest first ("YYYY-MM-DD"). */
+export function seoulDaysBack(now: Date, n: number): string[] {
+  return Array.from({ length: n }, (_, i) => seoulDay(new Date(now.getTime() - (n - 1 - i) * 86_400_000)));
+}
+
 /** The instant the next Seoul day starts (midnight KST). */
 export function nextSeoulDay(now: Date): Date {
   const kst = new Date(now.getTime() + KST_OFFSET_MS);

@@ -13,6 +13,7 @@ const TABLES: readonly { type: string; from: string; where: string; order: strin
   { type: 'console_login', from: 'console_logins t', where: 't.account_id = ?', order: 't.account_id', omit: ['password_hash'] },
   { type: 'api_key', from: 'api_keys t', where: 't.account_id = ?', order: 't.id', omit: ['hash'] },
   { type: 'usage', from: 'usage_months t', where: 't.account_id = ?', order: 't.month', omit: [] },
+  { type: 'usage_day', from: 'usage_days t', where: 't.account_id = ?', order: 't.day', omit: [] },
   { type: 'batch_job', from: 'batch_jobs t', where: "t.account_id = ? AND t.status <> 'uploading'", order: 't.created_at, t.id', omit: ['upload_lease_until'], json: ['columns', 'chosen', 'file_report'] },
   { type: 'label', from: 'labels t', where: 't.account_id = ?', order: 't.job_id, t.row_id', omit: [], json: ['features'] },
   { type: 'watch', from: 'watches t', where: 't.account_id = ?', order: 't.created_at, t.id', omit: ['lease_holder', 'lease_expires_at'], json: ['state'] },

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { StatusAnswer } from '../domain/status.ts';
 import { chargeJob, splitRefund } from '../domain/charges.ts';
 import { afterChunk } from '../domain/job-progress.ts';
+import { seoulDay } from '../domain/quota-period.ts';
 import { type BatchJob, type ChunkLease, DAILY_LIMIT_REASON, isFinished, retentionCutoff, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { ChunkCommit, ChunkText, CompleteOutcome, DeletedJob, FinalizeOptions, FinalizeOutcome, NewJob, StoredChunkText, UnansweredCount } from './batch-store.ts';
 import { toJob, toLease } from './batch-rows.ts';
@@ -83,7 +84,7 @@ export class BatchStore extends OverSql {
         const charge = chargeJob({ used: usage.used, limit: o.limit, distinct: o.distinct, paid: o.paid });
         if (!charge.ok) return charge;
         ({ charged, overage } = charge);
-        await addUsage(t, job.accountId, job.month, charged, overage);
+        await addUsage(t, job.accountId, job.month, charged, overage, seoulDay(o.now));
       }
       if (o.sharedNumbers.length > 0) {
         await t.run(`INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT ?, value, NULL, false, false FROM ${listTable(t.dialect, 'text')}`, [
@@ -121,7 +122,7 @@ export class BatchStore extends OverSql {
    * upload still streaming in. The chunks are locked before the job, in the order a worker
    * completing one takes them, so a completion racing the deletion waits or finds nothing.
    */
-  deleteJob(accountId: string, jobId: string, unanswered: UnansweredCount): Promise<DeletedJob> {
+  deleteJob(accountId: string, jobId: string, unanswered: UnansweredCount, day?: string): Promise<DeletedJob> {
     return this.sql.tx(async (t): Promise<DeletedJob> => {
       const own = await t.get("SELECT 1 AS x FROM batch_jobs WHERE id = ? AND account_id = ? AND status <> 'uploading'", [jobId, accountId]);
       if (!own) return null;
@@ -139,7 +140,7 @@ export class BatchStore extends OverSql {
         // never more than what is still charged
         refunded = Math.min(refunded, job.charged + job.overage);
         const refund = splitRefund(refunded, job.overage);
-        await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage);
+        await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage, day);
       }
       const labels = await forgetJobAddresses(t, accountId, jobId);
       await t.run('DELETE FROM batch_jobs WHERE id = ?', [jobId]);
@@ -363,7 +364,7 @@ export class BatchStore extends OverSql {
     const job = await lockJob(t, lease.jobId);
     const refunds = done.numbers.filter((n) => !n.shared && n.refund).length + (await recordShared(t, lease.jobId, done.numbers.filter((n) => n.shared)));
     const refund = splitRefund(refunds, job.overage);
-    await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage);
+    await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage, seoulDay(now));
     await bumpCounts(t, lease.jobId, done.counts);
     await t.run("UPDATE batch_chunks SET state = 'done', holder = NULL, lease_expires_at = NULL, output = ?, facts = ? WHERE job_id = ? AND chunk_no = ?", [
       done.output, done.facts, lease.jobId, lease.chunkNo,

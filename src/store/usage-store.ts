@@ -11,17 +11,32 @@ export async function lockUsage(t: Sql, accountId: string, month: string): Promi
   return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
 }
 
-export async function addUsage(t: Sql, accountId: string, month: string, used: number, overage: number): Promise<void> {
+/**
+ * `day` (Seoul "YYYY-MM-DD"): also counted on the day's counter, which the console draws; the
+ * month's stays what the quota is enforced on.
+ */
+export async function addUsage(t: Sql, accountId: string, month: string, used: number, overage: number, day?: string): Promise<void> {
   if (used === 0 && overage === 0) return;
   await t.run('UPDATE usage_months SET used = used + ?, overage = overage + ? WHERE account_id = ? AND month = ?', [used, overage, accountId, month]);
+  await addDay(t, accountId, day, used + overage);
 }
 
-/** Gives lookups back; a counter never goes below zero (an operator may have reset it). */
-export async function takeBackUsage(t: Sql, accountId: string, month: string, used: number, overage: number): Promise<void> {
+/** Gives lookups back; a counter never goes below zero (an operator may have reset it). A refund counts on the day it is given. */
+export async function takeBackUsage(t: Sql, accountId: string, month: string, used: number, overage: number, day?: string): Promise<void> {
   if (used === 0 && overage === 0) return;
   await t.run('UPDATE usage_months SET used = greatest(used - ?, 0), overage = greatest(overage - ?, 0) WHERE account_id = ? AND month = ?', [
     used, overage, accountId, month,
   ]);
+  if (day) await t.run('UPDATE usage_days SET lookups = greatest(lookups - ?, 0) WHERE account_id = ? AND day = ?', [used + overage, accountId, day]);
+}
+
+async function addDay(t: Sql, accountId: string, day: string | undefined, n: number): Promise<void> {
+  if (!day || n <= 0) return;
+  await t.run(
+    `INSERT INTO usage_days (account_id, day, lookups) VALUES (?, ?, ?)
+     ON CONFLICT (account_id, day) DO UPDATE SET lookups = usage_days.lookups + excluded.lookups`,
+    [accountId, day, n],
+  );
 }
 
 export class UsageStore extends OverSql {
@@ -29,9 +44,12 @@ export class UsageStore extends OverSql {
    * Atomically adds `n` lookups to the month's counter if that keeps it within `limit`.
    * Exact under concurrency from any number of processes: either all `n` are granted or none.
    */
-  async reserve(accountId: string, month: string, n: number, limit: number): Promise<Reservation> {
+  async reserve(accountId: string, month: string, n: number, limit: number, day?: string): Promise<Reservation> {
     const used = await this.#addIfWithin(accountId, month, n, limit);
-    if (used !== null) return { granted: true, used };
+    if (used !== null) {
+      await addDay(this.sql, accountId, day, n);
+      return { granted: true, used };
+    }
     return { granted: n === 0, used: (await this.get(accountId, month)).used };
   }
 
@@ -56,23 +74,32 @@ export class UsageStore extends OverSql {
    * Atomically adds as many of `n` lookups as fit within `limit` (possibly none) and says how
    * many that was. Lets many concurrent single lookups share one write (see Quota).
    */
-  async reserveUpTo(accountId: string, month: string, n: number, limit: number): Promise<{ granted: number; used: number }> {
+  async reserveUpTo(accountId: string, month: string, n: number, limit: number, day?: string): Promise<{ granted: number; used: number }> {
     // far from the limit (nearly always) all of them fit: one statement, no transaction; this is
     // every POST /verify's write, and a transaction's round trips held the row lock for longer
     const whole = await this.#addIfWithin(accountId, month, n, limit);
-    if (whole !== null) return { granted: n, used: whole };
+    if (whole !== null) {
+      await addDay(this.sql, accountId, day, n);
+      return { granted: n, used: whole };
+    }
     // at the limit: lock the counter and grant what fits
     return this.sql.tx(async (t) => {
       const before = await lockUsage(t, accountId, month);
       const granted = grantUpTo(before.used, n, limit);
-      await addUsage(t, accountId, month, granted, 0);
+      await addUsage(t, accountId, month, granted, 0, day);
       return { granted, used: before.used + granted };
     });
   }
 
   /** Gives back lookups that were reserved but not answered. */
-  async refund(accountId: string, month: string, n: number): Promise<void> {
-    await takeBackUsage(this.sql, accountId, month, n, 0);
+  async refund(accountId: string, month: string, n: number, day?: string): Promise<void> {
+    await takeBackUsage(this.sql, accountId, month, n, 0, day);
+  }
+
+  /** Lookups per Seoul day from `from` to `to` (inclusive, "YYYY-MM-DD"); days without any are absent. */
+  async days(accountId: string, from: string, to: string): Promise<{ day: string; lookups: number }[]> {
+    const rows = await this.sql.all('SELECT day, lookups FROM usage_days WHERE account_id = ? AND day >= ? AND day <= ? ORDER BY day', [accountId, from, to]);
+    return rows.map((r) => ({ day: String(r.day), lookups: Number(r.lookups) }));
   }
 
   async get(accountId: string, month: string): Promise<Usage> {

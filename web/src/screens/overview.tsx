@@ -98,6 +98,42 @@ function CloseAccount() {
   );
 }
 
+const USAGE_DAYS = 30;
+
+/** Lookups per day over the last 30 days as bars, the busiest day as the scale; read out as one sentence. */
+function DailyUsage() {
+  const { t, lang } = useI18n();
+  const [days, setDays] = useState<{ day: string; lookups: number }[] | null>(null);
+  useEffect(() => {
+    api<{ days: { day: string; lookups: number }[] }>('GET', '/account/usage', undefined, { query: { days: String(USAGE_DAYS) } }).then(
+      (r) => setDays(r.days),
+      () => setDays([]),
+    );
+  }, []);
+  if (!days || days.length === 0) return null;
+  const max = Math.max(1, ...days.map((d) => d.lookups));
+  const total = days.reduce((n, d) => n + d.lookups, 0);
+  const busiest = days.reduce((a, b) => (b.lookups > a.lookups ? b : a));
+  const summary = t('overview.usageSummary', { n: USAGE_DAYS, total: formatNumber(lang, total), day: busiest.day.slice(5), max: formatNumber(lang, busiest.lookups) });
+  return (
+    <div class="card usage-days" data-testid="daily-usage">
+      <h2>{t('overview.usageTitle', { n: USAGE_DAYS })}</h2>
+      <div class="usage-bars" role="img" aria-label={summary}>
+        {days.map((d) => (
+          <span key={d.day} class="usage-bar" title={`${d.day}: ${formatNumber(lang, d.lookups)}`}>
+            <span class="usage-fill" style={{ height: `${((d.lookups / max) * 100).toFixed(1)}%` }} />
+          </span>
+        ))}
+      </div>
+      <p class="muted usage-axis">
+        <span>{days[0]!.day.slice(5)}</span>
+        <span>{summary}</span>
+        <span>{days.at(-1)!.day.slice(5)}</span>
+      </p>
+    </div>
+  );
+}
+
 export function OverviewScreen() {
   const { t, lang } = useI18n();
   const [info, setInfo] = useState<AccountInfo | null>(null);
@@ -131,6 +167,7 @@ export function OverviewScreen() {
             <h2>{t('overview.quota')}</h2>
             <QuotaMeter quota={info.quota} />
           </div>
+          <DailyUsage />
           <div class="card">
             <h2>{t('overview.features')}</h2>
             <ul class="features">

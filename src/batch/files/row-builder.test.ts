@@ -33,3 +33,10 @@ test('9-digit numbers are read with the leading zero and counted; a valid number
   assert.deepEqual(rows.map((r) => r?.rowId ?? null), [1, 2, 3, null]);
   assert.deepEqual(b.notes, { totalRows: 1, totalRowTexts: ['합계 3'], paddedNumbers: 2, paddedRows: [1, 2] });
 });
+
+test('rows that are not customers are bounded like blank ones', () => {
+  const columns = { bno: { index: 1, header: 'b_no', by: 'recognised' as const }, name: null, address: null, representative: null, opened: null };
+  const b = new RowBuilder({ headerRaw: ['b_no'], columns, limits: { maxRows: 100, maxBlankRows: 3, maxColumns: 10, maxCellChars: 100 } });
+  for (let i = 0; i < 3; i++) assert.equal(b.build(['합계']), null);
+  assert.throws(() => b.build(['합계']), /빈 행이나 합계 행이 너무 많습니다/);
+});

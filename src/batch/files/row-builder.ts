@@ -87,7 +87,7 @@ export function headerName(raw: string, index: number): string {
 export function blankRowsError(limit: number): FileError {
   return new FileError(
     'too_many_rows',
-    `빈 행이 너무 많습니다 (${limit.toLocaleString('ko-KR')}행 초과). 서식만 남은 빈 행을 삭제한 뒤 다시 올려 주세요.`,
+    `빈 행이나 합계 행이 너무 많습니다 (${limit.toLocaleString('ko-KR')}행 초과). 서식만 남은 빈 행을 삭제한 뒤 다시 올려 주세요.`,
     { limit, blank: true },
   );
 }
@@ -122,7 +122,8 @@ export class RowBuilder {
   }
 
   #noteTotal(record: readonly RawCell[]): void {
-    this.notes.totalRows++;
+    // rows that are not customers are bounded like blank ones: a file of nothing but 합계 rows ends
+    if (++this.notes.totalRows > this.#limits.maxBlankRows) throw blankRowsError(this.#limits.maxBlankRows);
     if (this.notes.totalRowTexts.length < NOTE_EXAMPLES) {
       const text = record.map((c) => rawText(c).trim()).filter((t) => t !== '').join(' ');
       this.notes.totalRowTexts.push(cleanText(text.length > 100 ? `${text.slice(0, 100)}…` : text));

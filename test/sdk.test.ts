@@ -55,8 +55,9 @@ describe('the SDK against a running server', () => {
   test('a file goes up, progress comes as events, the results stream back as rows and as a workbook', async () => {
     const lines = ['사업자등록번호,상호,주소', ...Array.from({ length: 60 }, (_, i) => `${SANDBOX_FIXED[i % SANDBOX_FIXED.length]!.bno},상점${i},서울특별시 중구 세종대로 110`)];
     const job = await api.batch.upload(new File([lines.join('\n')], '거래처.csv', { type: 'text/csv' }), { idempotencyKey: `sdk-${Date.now()}` });
-    assert.equal(job.accepted.total, 60);
-    assert.equal(job.accepted.file.address_column, '주소');
+    assert.equal(job.accepted?.total, 60);
+    assert.equal(job.accepted?.file.address_column, '주소');
+    assert.equal((await api.batch.job(job.id).status()).job_id, job.id, 'a job opened by id');
     const events: BatchStatus[] = [];
     const final = await job.done({ pollMs: 50, timeoutMs: 30_000, onProgress: (s) => events.push(s) });
     assert.equal(final.status, 'done');

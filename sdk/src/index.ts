@@ -110,13 +110,14 @@ const sleep = (ms: number, signal?: AbortSignal) =>
 /** A batch job: its status as it goes, and its results once done. */
 export class BatchJob {
   readonly id: string;
-  readonly accepted: BatchAccepted;
+  /** what POST /batch answered, for a job this client uploaded; null for one opened by id */
+  readonly accepted: BatchAccepted | null;
   readonly #api: Bizcheck;
 
-  constructor(api: Bizcheck, accepted: BatchAccepted) {
+  constructor(api: Bizcheck, id: string, accepted: BatchAccepted | null = null) {
     this.#api = api;
+    this.id = id;
     this.accepted = accepted;
-    this.id = accepted.job_id;
   }
 
   status(preview = 0): Promise<BatchStatus> {
@@ -229,9 +230,11 @@ export class Bizcheck {
         },
         ...(opts.signal ? { signal: opts.signal } : {}),
       });
-      return new BatchJob(this, unwrap<BatchAccepted>(r));
+      const accepted = unwrap<BatchAccepted>(r);
+      return new BatchJob(this, accepted.job_id, accepted);
     },
-    job: async (jobId: string): Promise<BatchJob> => new BatchJob(this, (await this.batch.status(jobId)) as unknown as BatchAccepted),
+    /** A job uploaded earlier (by this client or another), to follow and read. */
+    job: (jobId: string): BatchJob => new BatchJob(this, jobId),
     status: async (jobId: string, preview = 0): Promise<BatchStatus> =>
       unwrap(await this.client.GET('/batch/{job_id}', { params: { path: { job_id: jobId }, query: { preview } } })),
     list: async (limit = 20, before?: string) => unwrap<JsonOf<'/batch', 'get', 200>>(await this.client.GET('/batch', { params: { query: { limit, ...(before ? { before } : {}) } } })),

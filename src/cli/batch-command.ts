@@ -53,7 +53,7 @@ export async function runBatchCommand(o: BatchCommandOptions): Promise<Record<st
       filename: path.basename(o.file), offline: o.offline, paid: o.paid,
       sheet: o.sheet, bnoColumn: o.bnoColumn, nameColumn: o.nameColumn, addressColumn: o.addressColumn,
     });
-    const created = job.accepted;
+    const created = job.accepted!;
     err.write(`job ${job.id}: ${created.total} rows, ${created.distinct_numbers} distinct numbers, ${created.charged} lookups charged${created.overage ? `, ${created.overage} as overage` : ''}\n`);
     const f = created.file;
     err.write(`columns: number "${f.number_column}", name ${f.name_column ? `"${f.name_column}"` : '—'}, address ${f.address_column ? `"${f.address_column}"` : '—'}${f.sheet ? ` (sheet "${f.sheet}")` : ''}\n`);

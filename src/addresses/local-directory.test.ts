@@ -50,6 +50,19 @@ describeEachAddressStore('LocalDirectory', (kind) => {
     assert.deepEqual(ids(await dir.find(parsed({ sigungu: '강남구', road: road('테헤란로', 152, 0, true) }))), [GFC_UNDER.buildingId, GFC.buildingId]);
   });
 
+  test('a building written by its name alone, in its 동 or without one, spacing aside; another 동 or an unknown name finds nothing', T, async () => {
+    for (const written of ['서울 강남구 역삼동 강남파이낸스센터 5층', '역삼동 강남 파이낸스센터 1205호', '강남구 강남파이낸스센터']) {
+      const q = parseAddress(written);
+      const found = await dir.find(q);
+      assert.deepEqual(ids(found), [GFC.buildingId], written);
+      const m = matchAddress(q, found);
+      assert.equal(m.entry?.roadAddress, GFC.roadAddress, written);
+      assert.notEqual(m.quality, 'not_found', written);
+    }
+    assert.deepEqual(await dir.find(parseAddress('서울 강남구 삼성동 강남파이낸스센터')), [], 'not in that 동');
+    assert.deepEqual(await dir.find(parseAddress('서울 강남구 역삼동 없는타워')), []);
+  });
+
   test('without a 시군구 the 시도 keeps other cities out', T, async () => {
     assert.deepEqual(ids(await dir.find(parsed({ sido: '부산광역시', road: road('테헤란로', 152) }))), [BUSAN.buildingId]);
   });

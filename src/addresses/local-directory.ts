@@ -4,7 +4,7 @@
 // looked for among the roads of the written 시군구 by the matcher's own rule (roadNameDistance),
 // as the sandbox directory does, so the matcher sees the candidates its tolerance is for.
 
-import { roadNameDistance, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameForms, dongAgrees, roadNameDistance, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 
@@ -118,6 +118,13 @@ export class LocalDirectory implements AddressDirectory {
     // 4. the lot whatever its 부번 (737 written for 737-1, or the other way round)
     if (jibun) {
       const found = await this.#store.findByJibun(q.sido, q.sigungu, jibun.dong, jibun.main, null, limit);
+      if (found.length > 0) return dedupe(found, limit);
+    }
+
+    // 5. neither road nor lot: the building by its name, in the 동 when one is written
+    if (!roadName && !jibun && q.buildingName) {
+      const dong = q.eupmyeondong?.split(' ').pop() ?? null;
+      const found = (await this.#store.findByBuildingName(buildingNameForms(q.buildingName), q.sido, null, wide)).filter((e) => inSigungu(e) && (dong === null || dongAgrees(dong, e)));
       if (found.length > 0) return dedupe(found, limit);
     }
     return [];

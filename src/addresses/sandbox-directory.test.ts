@@ -147,3 +147,26 @@ describe('SandboxDirectory.find', () => {
     assert.deepEqual(await find('서울 강남구 없는길로 1'), []);
   });
 });
+
+describe('a building written by its name alone', () => {
+  test('is found in its 동 across the sandbox, as the local directory finds it; its road address is the answer', async () => {
+    const world = sandboxWorld();
+    const dir = new SandboxDirectory();
+    const { matchAddress } = await import('../domain/address/match.ts');
+    // named buildings whose name is theirs alone in their 동
+    const counts = new Map<string, number>();
+    for (const e of world.entries) if (e.buildingName) counts.set(`${e.sigungu}|${e.eupmyeondong}|${e.buildingName}`, (counts.get(`${e.sigungu}|${e.eupmyeondong}|${e.buildingName}`) ?? 0) + 1);
+    // a 동 named like a road ("세종로") reads as the road: those are left out
+    const unique = world.entries.filter((e) => e.buildingName && !e.ri && /[동가]$/.test(e.eupmyeondong) && counts.get(`${e.sigungu}|${e.eupmyeondong}|${e.buildingName}`) === 1).slice(0, 40);
+    assert.ok(unique.length >= 20);
+    for (const e of unique) {
+      const written = `${e.sigungu} ${e.eupmyeondong} ${e.buildingName} 3층`;
+      const q = parseAddress(written);
+      const m = matchAddress(q, await dir.find(q));
+      assert.equal(m.entry?.buildingId, e.buildingId, written);
+      assert.equal(m.quality, 'corrected', written);
+      assert.equal(m.fixedAddress, `${e.roadAddress}, 3층`, written);
+      assert.equal(m.missingBuildingNumber, false);
+    }
+  });
+});

@@ -3,7 +3,7 @@
 // It looks candidates up the way the juso search does — by road and number, else by road name
 // with typos forgiven, and by lot — and orders them with the matcher's own scoring.
 
-import { fitCandidate, RoadNameIndex, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameKey, fitCandidate, RoadNameIndex, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { lotNumber, sandboxWorld, sigunguRoadKey } from './sandbox-data.ts';
 import type { SandboxWorld } from './sandbox-data.ts';
@@ -24,6 +24,24 @@ export class SandboxDirectory implements AddressDirectory {
 
 // 행정동 "역삼1동" is written where the lot belongs to 법정동 "역삼동".
 const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
+
+const nameIndexes = new WeakMap<SandboxWorld, Map<string, DirectoryEntry[]>>();
+/** The world's named buildings by their name (spacing and case aside), built once. */
+const byName = (world: SandboxWorld): Map<string, DirectoryEntry[]> => {
+  let index = nameIndexes.get(world);
+  if (!index) {
+    index = new Map();
+    for (const e of world.entries) {
+      if (e.buildingName === '') continue;
+      const key = buildingNameKey(e.buildingName);
+      const list = index.get(key);
+      if (list) list.push(e);
+      else index.set(key, [e]);
+    }
+    nameIndexes.set(world, index);
+  }
+  return index;
+};
 
 const roadIndexes = new WeakMap<SandboxWorld, RoadNameIndex>();
 const nearRoads = (world: SandboxWorld): RoadNameIndex => {
@@ -61,6 +79,11 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
   if (q.jibun !== null) {
     const { dong, mountain, main, sub } = q.jibun;
     for (const d of new Set([dong, legalDong(dong)])) add(world.byJibun.get(d)?.get(lotNumber(mountain, main, sub)), () => true);
+  }
+  if (roadName === null && q.jibun === null && q.buildingName !== null) {
+    // a building by its name, anywhere its 동 (and 시도, 시군구, when written) agree
+    const dong = q.eupmyeondong === null ? null : legalDong(q.eupmyeondong.split(' ').pop()!);
+    add(byName(world).get(buildingNameKey(q.buildingName)), (e) => inScope(e) && (dong === null || e.eupmyeondong === dong || e.ri === dong));
   }
   if (roadName === null && q.jibun === null && q.eupmyeondong !== null && (q.sido !== null || q.sigungu !== null)) {
     // a 동 without a number: its buildings, so the answer is "which one?" rather than "nowhere"

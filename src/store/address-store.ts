@@ -178,6 +178,20 @@ export class AddressStore extends OverSql {
     return this.#select(where, 'sigungu, building_main, building_sub, building_id', params, limit);
   }
 
+  /**
+   * Buildings by their name (시군구용건물명) as written or without its spaces, within the 시도 and
+   * 시군구 when given ("정자동 한빛타워": a building many offices write by its name alone).
+   */
+  findByBuildingName(forms: readonly string[], sido: string | null, sigungu: string | null, limit: number): Promise<DirectoryEntry[]> {
+    if (forms.length === 0) return Promise.resolve([]);
+    // "building_name <> ''" lets either engine read the partial index
+    const where = [`building_name IN (${forms.map(() => '?').join(', ')})`, "building_name <> ''"];
+    const params: unknown[] = [...forms];
+    if (sido !== null) { where.push('sido = ?'); params.push(sido); }
+    if (sigungu !== null) { where.push('sigungu = ?'); params.push(sigungu); }
+    return this.#select(where, 'sigungu, eupmyeondong, building_main, building_sub, building_id', params, limit);
+  }
+
   /** Buildings on a lot. `dong` is the 법정동/읍/면 or the 법정리 as written; null sub: any 부번. */
   findByJibun(sido: string | null, sigungu: string | null, dong: string, main: number, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
     // each arm of the OR matches one index whole (two index lookups on SQLite, a BitmapOr on

@@ -344,3 +344,17 @@ test('the road-name index finds exactly the names roadNameDistance accepts, near
     assert.deepEqual(ds, ds.toSorted((a, b) => a - b), `${written}: nearest first`);
   }
 });
+
+test('a building named alone is the building of that name in its 동, the road and number given as corrections; two of that name stay ambiguous', () => {
+  const named = entry('경기도', '성남시 분당구', '정자일로', '95', { eupmyeondong: '정자동', buildingName: '한빛타워' });
+  const other = entry('경기도', '성남시 분당구', '정자일로', '97', { eupmyeondong: '정자동', buildingName: '두리빌딩' });
+  const m = matchAddress(parseAddress('성남시 분당구 정자동 한빛타워 1205호'), [other, named]);
+  assert.equal(m.quality, 'corrected');
+  assert.equal(m.entry?.buildingId, named.buildingId);
+  assert.equal(m.fixedAddress, `${named.roadAddress}, 1205호`);
+  assert.deepEqual(m.changes.filter((c) => c.field === 'road_name' || c.field === 'building_number'), [{ field: 'road_name', from: null, to: '정자일로' }, { field: 'building_number', from: null, to: '95' }]);
+  assert.equal(m.missingBuildingNumber, false);
+  const twin = entry('경기도', '성남시 분당구', '정자일로', '99', { eupmyeondong: '정자동', buildingName: '한빛 타워' });
+  assert.equal(matchAddress(parseAddress('성남시 분당구 정자동 한빛타워'), [named, twin]).quality, 'ambiguous');
+  assert.equal(matchAddress(parseAddress('성남시 분당구 정자동 없는타워'), [named, other]).quality, 'ambiguous', 'an unknown name: the 동 as before');
+});

@@ -17,8 +17,23 @@
 import type { AddressChange, AddressField, AddressMatch, BuildingKind, DirectoryEntry, NotFoundWhy, ParsedAddress } from './types.ts';
 
 const PENALTY = {
-  sido: 3, sigungu: 2, eupmyeondong: 1, otherRoad: 3, buildingSub: 2, underground: 1, jibun: 1, zipcode: 1,
+  sido: 3, sigungu: 2, eupmyeondong: 1, otherRoad: 3, buildingSub: 2, underground: 1, jibun: 1, zipcode: 1, otherBuilding: 1,
 } as const;
+
+/** A building name as written and as the directory has it, compared without spaces, case or punctuation. */
+export const buildingNameKey = (s: string): string => s.normalize('NFKC').toLowerCase().replace(/[\s()·.,-]/g, '');
+
+/** Whether the written name is the directory's building (the same name, spacing and case aside). */
+export function buildingNameAgrees(written: string, actual: string): boolean {
+  const w = buildingNameKey(written);
+  return w.length >= 2 && w === buildingNameKey(actual);
+}
+
+/** The forms a directory looks a written building name up by: as written, and without spaces. */
+export function buildingNameForms(written: string): string[] {
+  const trimmed = written.normalize('NFKC').trim();
+  return [...new Set([trimmed, trimmed.replace(/\s+/g, '')])].filter((f) => f.length >= 2);
+}
 const MAX_PENALTY = 5;
 
 // missingUnit, approximated: a building whose name says it holds many units (ours or the
@@ -137,7 +152,8 @@ export function sigunguAgrees(written: string, actual: string): boolean {
 // 행정동 "역삼1동" lies in 법정동 "역삼동"; spreadsheets carry both.
 const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
 
-function dongAgrees(written: string, e: DirectoryEntry): boolean {
+/** Whether a written 동/읍/면/리 (법정 or 행정: "역삼1동") is the entry's. */
+export function dongAgrees(written: string, e: DirectoryEntry): boolean {
   const w = legalDong(written);
   return w === legalDong(e.eupmyeondong) || (e.ri !== '' && w === e.ri);
 }
@@ -210,7 +226,18 @@ export function fitCandidate(p: ParsedAddress, e: DirectoryEntry): CandidateFit 
 
   const viaDong = roadName === null && p.jibun === null && p.eupmyeondong !== null
     && !changes.some((c) => c.field === 'eupmyeondong');
-  return { plausible: (viaRoad || viaJibun || viaDong) && penalty <= MAX_PENALTY, penalty, changes };
+  // given by its name alone ("정자동 한빛타워"): that building; the 동's others rank after it
+  let viaBuilding = false;
+  if (roadName === null && p.jibun === null && p.buildingName !== null) {
+    viaBuilding = buildingNameAgrees(p.buildingName, e.buildingName);
+    if (!viaBuilding) penalty += PENALTY.otherBuilding;
+    else {
+      // what the name stood for: the road and number the letter needs, said as corrections
+      change('road_name', null, e.roadName, 0);
+      change('building_number', null, numberText(e.underground, e.buildingMain, e.buildingSub), 0);
+    }
+  }
+  return { plausible: (viaRoad || viaJibun || viaDong || viaBuilding) && penalty <= MAX_PENALTY, penalty, changes };
 }
 
 export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]): AddressMatch {
@@ -224,7 +251,9 @@ export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]
   }
   const best = Math.min(...plausible.map((c) => c.fit.penalty));
   const top = plausible.filter((c) => c.fit.penalty === best);
-  const noNumber = missingNumber(parsed);
+  // a building named alone has its number in the directory: one such building is the answer
+  const byName = top.length === 1 && parsed.buildingName !== null && missingNumber(parsed) && buildingNameAgrees(parsed.buildingName, top[0]!.entry.buildingName);
+  const noNumber = missingNumber(parsed) && !byName;
   const only = top.length === 1 && !noNumber ? top[0]! : null;
   const saysMultiUnit = MULTI_UNIT.test(parsed.raw) || MULTI_UNIT.test(only?.entry.buildingName ?? '');
 

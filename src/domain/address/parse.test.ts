@@ -229,3 +229,19 @@ describe('totality', () => {
     }
   });
 });
+
+test('a building written by its name after its 동 or 시군구, with no road or lot, is read as the building name', () => {
+  for (const [written, name, detail] of [
+    ['성남시 분당구 정자동 한빛타워 1205호', '한빛타워', '1205호'],
+    ['서울 강남구 역삼동 테헤란빌딩 5층', '테헤란빌딩', '5층'],
+    ['강남구 강남파이낸스센터', '강남파이낸스센터', null],
+  ] as const) {
+    const p = parseAddress(written);
+    assert.equal(p.buildingName, name, written);
+    assert.equal(p.detail, detail, written);
+    assert.equal(p.road, null);
+    assert.equal(p.jibun, null);
+  }
+  // with a lot or a road the name stays what it was: a name beside the address
+  assert.deepEqual(parseAddress('서울 강남구 역삼동 737 강남파이낸스센터').jibun?.main, 737);
+});

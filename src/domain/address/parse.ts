@@ -134,6 +134,9 @@ export function parseAddress(raw: string): ParsedAddress {
         continue;
       }
       if (!COMPANY_MARKS.has(t) && !FILLER.has(t) && /[가-힣A-Za-z]/.test(t)) nameWords.push(t);
+    } else if ((emd.length > 0 || out.sigungu !== null) && !COMPANY_MARKS.has(t) && !FILLER.has(t) && /[가-힣A-Za-z]/.test(t)) {
+      // "정자동 한빛타워 1205호", "강남구 한빛타워": offices write a building by its name, without road or lot
+      nameWords.push(t);
     }
   }
 

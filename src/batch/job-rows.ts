@@ -51,7 +51,7 @@ export function answerEvidence(accountId: string, bno: string, answer: StatusAns
  * it names the evidence of its number's answer, which processing kept. `ids`: the chunk's
  * evidence ids by number, filled as they are derived (two SHA-256 a number, not a row).
  */
-export function verificationOf(row: BatchRowInput, answers: Answers, accountId: string, ids?: Map<string, string>, locale: Locale = 'ko'): Verification {
+export function verificationOf(row: BatchRowInput, answers: Answers, accountId: string, ids: Map<string, string> | undefined, locale: Locale): Verification {
   const bno = lookupNumber(row);
   if (bno === null) return buildVerification(row.bno ?? row.bnoRaw, null, { invalid: true, locale });
   const answer = answerOf(answers, bno);

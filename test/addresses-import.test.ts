@@ -7,7 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { promisify } from 'node:util';
-import { generateEntries, writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
+import iconv from 'iconv-lite';
+import { generateEntries, relatedLotLine, writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
 import { createAccount } from '../src/accounts/accounts.ts';
 import { loadConfig } from '../src/config.ts';
 import { SANDBOX_FIXED } from '../src/registry/sandbox.ts';
@@ -27,8 +28,10 @@ describe('bizcheck addresses import', () => {
     mkdirSync(dbDir);
     await writeAddressDbFixture(path.join(dbDir, 'rnaddrkor_a.txt'), 1500, { seed: 11, extraLines: ['broken|line'], crlf: true });
     await writeAddressDbFixture(path.join(dbDir, 'rnaddrkor_b.txt'), 500, { seed: 12, firstIndex: 1500 });
-    // the official download also carries other lists in other layouts: not buildings, not read
-    writeFileSync(path.join(dbDir, 'jibun_rnaddrkor_a.txt'), 'a|b|c\n'.repeat(100));
+    // the release's related lots (관련지번): a building stands on more lots than its own
+    const building = [...generateEntries(3, { seed: 11 })][2]!;
+    const lots = [relatedLotLine(building, { main: 9001 }), relatedLotLine(building, { main: 9001, sub: 2 }), 'a|b|c'];
+    writeFileSync(path.join(dbDir, 'jibun_rnaddrkor_a.txt'), iconv.encode(lots.join('\r\n'), 'cp949'));
   });
   after(async () => {
     await srv?.stop();
@@ -38,9 +41,10 @@ describe('bizcheck addresses import', () => {
   test('imports every file, counts the lines it could not read, and the server then corrects from it', async () => {
     const { stdout } = await run(process.execPath, [BIN, 'addresses', 'import', dbDir], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' }, timeout: 60_000 });
     const result = JSON.parse(stdout);
-    assert.equal(result.files, 2);
+    assert.equal(result.files, 3);
     assert.equal(result.rows, 2000);
-    assert.equal(result.skipped, 1);
+    assert.equal(result.related_lots, 2);
+    assert.equal(result.skipped, 2);
     assert.equal(result.directory_rows, 2000);
 
     srv = await startServer(loadConfig({ DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'silent' }));
@@ -52,6 +56,14 @@ describe('bizcheck addresses import', () => {
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.fixed_zipcode, entry.zipcode, JSON.stringify(res.body.address));
     assert.equal(res.body.fixed_address, entry.roadAddress);
+
+    // an old 지번 address naming a related lot finds the building standing on it
+    const building = [...generateEntries(3, { seed: 11 })][2]!;
+    const lotForm = `${building.sido} ${building.sigungu} ${building.ri || building.eupmyeondong} 9001-2`;
+    const byLot = await call(srv.url, 'POST', '/verify', { key: apiKey, body: { b_no: SANDBOX_FIXED[0]!.bno, name: '한빛상사', address: lotForm } });
+    assert.equal(byLot.status, 200, JSON.stringify(byLot.body));
+    assert.equal(byLot.body.fixed_address, building.roadAddress, JSON.stringify(byLot.body));
+    assert.equal(byLot.body.address.building_id, building.buildingId);
   });
 
   test('a folder without address files is a clear error', async () => {

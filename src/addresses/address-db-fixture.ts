@@ -19,6 +19,10 @@ export interface LineExtras {
   apartment?: boolean;
   /** 건축물대장건물명; 시군구용건물명 is the entry's buildingName */
   registerBuildingName?: string;
+  /** 이전도로명주소: the road address before a renaming */
+  formerRoadAddress?: string;
+  /** 이동사유코드 (31 신규, 34 변경, 63 폐지 …) */
+  changeCode?: string;
 }
 
 /** One line in the file layout (the inverse of parseAddressDbLine). */
@@ -27,8 +31,16 @@ export function addressDbLine(e: DirectoryEntry, x: LineExtras = {}): string {
     e.buildingId, x.legalDongCode ?? e.buildingId.slice(0, 10), e.sido, e.sigungu, e.eupmyeondong, e.ri,
     e.jibunMountain ? '1' : '0', String(e.jibunMain), String(e.jibunSub), x.roadCode ?? '116803122010', e.roadName,
     e.underground ? '1' : '0', String(e.buildingMain), String(e.buildingSub), x.adminDongCode ?? e.buildingId.slice(0, 10),
-    x.adminDongName ?? e.eupmyeondong, e.zipcode, '', x.effectiveDate ?? '20240101', x.apartment ? '1' : '0', '',
-    x.registerBuildingName ?? e.buildingName, e.buildingName, '',
+    x.adminDongName ?? e.eupmyeondong, e.zipcode, x.formerRoadAddress ?? '', x.effectiveDate ?? '20240101', x.apartment ? '1' : '0',
+    x.changeCode ?? '', x.registerBuildingName ?? e.registerName ?? e.buildingName, e.buildingName, '',
+  ].join('|');
+}
+
+/** A related-lot line (jibun_rnaddrkor_*.txt, a change file's _LNBR): the lot `lot` of building `e`. */
+export function relatedLotLine(e: DirectoryEntry, lot: { eupmyeondong?: string; ri?: string; mountain?: boolean; main: number; sub?: number }, changeCode = '31'): string {
+  return [
+    e.buildingId, e.buildingId.slice(0, 10), e.sido, e.sigungu, lot.eupmyeondong ?? e.eupmyeondong, lot.ri ?? e.ri, lot.mountain ? '1' : '0',
+    String(lot.main), String(lot.sub ?? 0), '116803122010', e.underground ? '1' : '0', String(e.buildingMain), String(e.buildingSub), changeCode,
   ].join('|');
 }
 

@@ -38,8 +38,10 @@ describe('parseAddressDbLine', () => {
   test('24 columns in the documented order; roadAddress derived; 시군구용건물명 is the name', () => {
     assert.equal(ADDRESS_DB_COLUMNS.length, 24);
     const line = addressDbLine(SPECIAL, { registerBuildingName: '대장상 이름' });
-    assert.deepEqual(parseAddressDbLine(line), SPECIAL);
+    assert.deepEqual(parseAddressDbLine(line), { ...SPECIAL, registerName: '대장상 이름' });
     assert.equal(line.split('|')[21], '대장상 이름');
+    // the same name twice is kept once
+    assert.deepEqual(parseAddressDbLine(addressDbLine(SPECIAL)), SPECIAL);
   });
 
   test('세종 (no 시군구) has no double space', () => {
@@ -75,7 +77,7 @@ describe('importAddressDb input handling', () => {
       writeFileSync(path.join(dir, 'rnaddrkor_zip.txt'), Buffer.alloc(3 * 2 ** 20, 'x|'));
       const sink = { upsertEntries: async () => {} } as unknown as AddressStore;
       // skipped piecemeal, and then refused: nothing in it was a building
-      await assert.rejects(importAddressDb(dir, sink), /none of the \d+ lines .* is a building line/);
+      await assert.rejects(importAddressDb(dir, sink), /none of the \d+ lines .* is a line of the 도로명주소 한글 files/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -144,7 +146,7 @@ describeEachAddressStore('importAddressDb', (kind) => {
   test('every well-formed line is stored; malformed ones are counted', T, async () => {
     const progress: number[] = [];
     const result = await importAddressDb(dir, db.store, { onProgress: (n) => progress.push(n) });
-    assert.deepEqual(result, { files: 2, rows: GENERATED + 300 + 2, skipped: MALFORMED.length });
+    assert.deepEqual(result, { files: 2, rows: GENERATED + 300 + 2, deleted: 0, related_lots: 0, skipped: MALFORMED.length });
     assert.equal(await db.store.count(), GENERATED + 302);
     assert.ok(progress.length >= 2);
     assert.deepEqual(progress, progress.toSorted((a, b) => a - b));

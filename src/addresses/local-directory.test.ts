@@ -113,14 +113,20 @@ describeEachAddressStore('LocalDirectory', (kind) => {
     assert.ok((await dir.find(parseAddress('서울 강남구 태헤란로 152'))).every((e) => e.sigungu === '강남구'));
   });
 
-  test('a typo two roads are equally near stays ambiguous', T, async () => {
+  test('a typo two roads are equally near stays ambiguous; the road fewer jamo away wins', T, async () => {
     const other = entry({ ...RURAL, buildingId: '4183025021101230000000099', roadName: '중안로', roadAddress: '경기도 양평군 중안로 7' });
     await db.store.upsertEntries([other]);
     const fresh = new LocalDirectory(db.store);
-    const raw = '경기도 양평군 중얀로 7';
+    // 앗: one 받침 from 앙 and one from 안
+    const raw = '경기도 양평군 중앗로 7';
     const m = matchAddress(parseAddress(raw), await fresh.find(parseAddress(raw)));
     assert.equal(m.quality, 'ambiguous');
     assert.equal(m.candidates, 2);
+    // 얀: one jamo from 안 (ㅑ/ㅏ), two from 앙 (ㅑ/ㅏ and ㄴ/ㅇ)
+    const near = '경기도 양평군 중얀로 7';
+    const n = matchAddress(parseAddress(near), await fresh.find(parseAddress(near)));
+    assert.equal(n.quality, 'corrected');
+    assert.equal(n.entry?.roadName, '중안로');
   });
 });
 

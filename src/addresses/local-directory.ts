@@ -2,9 +2,11 @@
 // Asks from the most specific question to the broadest and stops at the first that finds
 // anything, so "exact" answers are never diluted by guesses. A road name written with a typo is
 // looked for among the roads of the written 시군구 by the matcher's own rule (roadNameDistance),
-// as the sandbox directory does, so the matcher sees the candidates its tolerance is for.
+// as the sandbox directory does, so the matcher sees the candidates its tolerance is for. A road
+// address no building has today is looked for among former ones (이전도로명주소), and a lot no
+// building's own among related lots (관련지번); such a candidate says how it was found (`via`).
 
-import { buildingNameForms, dongAgrees, roadNameDistance, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameForms, dongAgrees, roadNameDistance, roadTypoCost, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 
@@ -39,7 +41,7 @@ export class LocalDirectory implements AddressDirectory {
     }
     const near: { name: string; d: number }[] = [];
     for (const name of kept.names) {
-      const d = name === written ? null : roadNameDistance(written, name);
+      const d = name === written || roadNameDistance(written, name) === null ? null : roadTypoCost(written, name);
       if (d !== null) near.push({ name, d });
     }
     return near.toSorted((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1)).slice(0, NEAR_ROADS).map((n) => n.name);
@@ -80,12 +82,19 @@ export class LocalDirectory implements AddressDirectory {
     //    may carry both forms; both are evidence for the same building)
     const exact: DirectoryEntry[] = [];
     if (road) {
-      const found = byRoad ?? (await this.#store.findByRoad(q.sigungu, road.name, road.main, road.sub, q.sigungu === null ? wide : limit));
-      exact.push(...prefer(found.filter(inSido), (e) => e.underground === road.underground));
+      let found = (byRoad ?? (await this.#store.findByRoad(q.sigungu, road.name, road.main, road.sub, q.sigungu === null ? wide : limit))).filter(inSido);
+      // no building has that address today: one may have had it before its road was renamed
+      if (found.length === 0) {
+        found = (await this.#store.findByFormerRoad(null, road.name, road.main, road.sub, wide))
+          .filter((e) => inSido(e) && (q.sigungu === null || (e.via?.kind === 'former_road' && sigunguAgrees(q.sigungu, e.via.sigungu))));
+      }
+      exact.push(...prefer(found, (e) => e.underground === road.underground));
     }
     if (jibun) {
-      const found = await this.#store.findByJibun(q.sido, q.sigungu, jibun.dong, jibun.main, jibun.sub, limit);
-      exact.push(...prefer(found, (e) => e.jibunMountain === jibun.mountain));
+      let found = await this.#store.findByJibun(q.sido, q.sigungu, jibun.dong, jibun.main, jibun.sub, limit);
+      // no building's own lot: a building may stand on it as well (관련지번)
+      if (found.length === 0) found = await this.#store.findByRelatedLot(q.sido, q.sigungu, jibun.dong, jibun.main, jibun.sub, limit);
+      exact.push(...prefer(found, (e) => (e.via?.kind === 'related_lot' ? e.via.mountain : e.jibunMountain) === jibun.mountain));
     }
     if (exact.length > 0) return dedupe(exact, limit);
 
@@ -106,7 +115,9 @@ export class LocalDirectory implements AddressDirectory {
     //    시군구 a typo away when none has the name as written
     const roadName = road?.name ?? q.roadNameOnly;
     if (roadName) {
-      const found = await this.#store.findByRoadName(roadName, q.sido, wide);
+      let found = await this.#store.findByRoadName(roadName, q.sido, wide);
+      // a road renamed since: its old name still finds its buildings
+      if (found.length === 0) found = (await this.#store.findByFormerRoad(null, roadName, null, null, wide)).filter(inSido);
       if (found.length > 0) return dedupe(prefer(found, (e) => q.sigungu === null || e.sigungu === q.sigungu), limit);
       if (q.sigungu !== null) {
         const near: DirectoryEntry[] = [];

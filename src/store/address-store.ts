@@ -1,6 +1,6 @@
 // Where the local address directory lives: a table of buildings imported from the official
 // 도로명주소 DB files. One implementation for both engines passes address-store.test.ts. Every finder returns at most `limit` rows, best first.
-import type { DirectoryEntry } from '../domain/address/types.ts';
+import type { DirectoryEntry, FormerRoad, RelatedLot } from '../domain/address/types.ts';
 import { roadAddressOf } from '../domain/address/official-form.ts';
 import { SIDOS } from '../domain/address/regions.ts';
 import { bool, num } from './rows.ts';
@@ -27,7 +27,7 @@ export function* inBatches<T>(items: readonly T[], size: number = ADDRESS_BATCH_
 /** The columns every finder selects, in table order. */
 export const ADDRESS_COLUMNS =
   'building_id, zipcode, sido, sigungu, eupmyeondong, ri, road_name, underground, building_main, building_sub, ' +
-  'mountain, jibun_main, jibun_sub, building_name, road_address';
+  'mountain, jibun_main, jibun_sub, building_name, road_address, register_name';
 
 /**
  * A row as an entry. The road address is rebuilt from the row's parts rather than read from
@@ -52,6 +52,8 @@ export function addressRowToEntry(r: Record<string, unknown>): DirectoryEntry {
     roadAddress: '',
   };
   e.roadAddress = roadAddressOf(e);
+  const registerName = typeof r.register_name === 'string' ? r.register_name : '';
+  if (registerName !== '') e.registerName = registerName;
   return e;
 }
 
@@ -59,12 +61,36 @@ const UPDATE_CHANGED = `ON CONFLICT (building_id) DO UPDATE SET zipcode = exclud
     eupmyeondong = excluded.eupmyeondong, ri = excluded.ri, road_name = excluded.road_name, underground = excluded.underground,
     building_main = excluded.building_main, building_sub = excluded.building_sub, mountain = excluded.mountain,
     jibun_main = excluded.jibun_main, jibun_sub = excluded.jibun_sub, building_name = excluded.building_name,
-    road_address = excluded.road_address`;
+    road_address = excluded.road_address, register_name = excluded.register_name`;
 
 const columnsOf = (e: DirectoryEntry): unknown[] => [
   e.buildingId, e.zipcode, e.sido, e.sigungu, e.eupmyeondong, e.ri, e.roadName, e.underground,
-  e.buildingMain, e.buildingSub, e.jibunMountain, e.jibunMain, e.jibunSub, e.buildingName, e.roadAddress,
+  e.buildingMain, e.buildingSub, e.jibunMountain, e.jibunMain, e.jibunSub, e.buildingName, e.roadAddress, e.registerName ?? '',
 ];
+
+/** A former road address of a building, as an import hands it over. */
+export interface FormerRoadOf {
+  buildingId: string;
+  former: FormerRoad;
+}
+
+/** A related lot of a building (관련지번), with the 시도 and 시군구 its lookups narrow by. */
+export interface RelatedLotOf {
+  buildingId: string;
+  sido: string;
+  sigungu: string;
+  lot: RelatedLot;
+}
+
+const FORMER_COLUMNS = 'building_id, sigungu, road_name, underground, building_main, building_sub';
+const formerColumnsOf = (f: FormerRoadOf): unknown[] => [f.buildingId, f.former.sigungu, f.former.roadName, f.former.underground, f.former.main, f.former.sub];
+const LOT_COLUMNS = 'building_id, sido, sigungu, eupmyeondong, ri, mountain, jibun_main, jibun_sub';
+const lotColumnsOf = (l: RelatedLotOf): unknown[] => [l.buildingId, l.sido, l.sigungu, l.lot.eupmyeondong, l.lot.ri, l.lot.mountain, l.lot.main, l.lot.sub];
+
+/** An entry found through a former road or a related lot: the columns, then the way it was found. */
+function foundVia(r: Record<string, unknown>, via: NonNullable<DirectoryEntry['via']>): DirectoryEntry {
+  return { ...addressRowToEntry(r), via };
+}
 
 /** A building by its 시군구, road and number: what findByRoadMany is asked. */
 export interface RoadKey {
@@ -97,9 +123,18 @@ export class AddressStore extends OverSql {
         // alone, so a monthly re-import writes (and bloats) only what changed
         const columns = b.map(columnsOf);
         await this.sql.run(
-          `INSERT INTO address_directory (${ADDRESS_COLUMNS})
-           SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[],
-             ?::int[], ?::int[], ?::boolean[], ?::int[], ?::int[], ?::text[], ?::text[])
+          `WITH n AS (
+             SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[],
+               ?::int[], ?::int[], ?::boolean[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[])
+               AS n (${ADDRESS_COLUMNS})
+           ), former AS (
+             INSERT INTO address_former_roads (${FORMER_COLUMNS})
+             SELECT a.building_id, a.sigungu, a.road_name, a.underground, a.building_main, a.building_sub
+             FROM n JOIN address_directory a ON a.building_id = n.building_id
+             WHERE (a.road_name, a.underground, a.building_main, a.building_sub) IS DISTINCT FROM (n.road_name, n.underground, n.building_main, n.building_sub)
+             ON CONFLICT DO NOTHING
+           )
+           INSERT INTO address_directory (${ADDRESS_COLUMNS}) SELECT * FROM n
            ${UPDATE_CHANGED} WHERE (address_directory.*) IS DISTINCT FROM (excluded.*)`,
           columnsOf(b[0]!).map((_, i) => columns.map((c) => c[i])),
         );
@@ -109,10 +144,105 @@ export class AddressStore extends OverSql {
       // row would make an import take hours)
       await this.sql.tx(async (t) => {
         for (const e of b) {
-          await t.run(`INSERT INTO address_directory (${ADDRESS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${UPDATE_CHANGED}`, columnsOf(e));
+          // a building whose road or number changes keeps its old address findable (a renamed road)
+          await t.run(
+            `INSERT INTO address_former_roads (${FORMER_COLUMNS})
+             SELECT building_id, sigungu, road_name, underground, building_main, building_sub FROM address_directory
+             WHERE building_id = ? AND (road_name <> ? OR underground <> ? OR building_main <> ? OR building_sub <> ?)
+             ON CONFLICT DO NOTHING`,
+            [e.buildingId, e.roadName, e.underground, e.buildingMain, e.buildingSub],
+          );
+          await t.run(`INSERT INTO address_directory (${ADDRESS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${UPDATE_CHANGED}`, columnsOf(e));
         }
       });
     }
+  }
+
+  /** Buildings that are gone (이동사유코드 폐지), with their former roads and related lots. */
+  async deleteBuildings(ids: readonly string[]): Promise<void> {
+    const inList = this.sql.dialect === 'postgres' ? 'building_id = ANY (?::text[])' : 'building_id IN (SELECT value FROM json_each(?))';
+    for (const b of inBatches([...new Set(ids)])) {
+      const param = this.sql.dialect === 'postgres' ? b : JSON.stringify(b);
+      await this.sql.tx(async (t) => {
+        for (const table of ['address_directory', 'address_former_roads', 'address_related_lots']) await t.run(`DELETE FROM ${table} WHERE ${inList}`, [param]);
+      });
+    }
+  }
+
+  /** Former road addresses of buildings (the files' 이전도로명주소); one already known is kept once. */
+  async addFormerRoads(list: readonly FormerRoadOf[]): Promise<void> {
+    await this.#insertEach('address_former_roads', FORMER_COLUMNS, list.map(formerColumnsOf));
+  }
+
+  /** Related lots of buildings (관련지번); one already known is kept once. */
+  async addRelatedLots(list: readonly RelatedLotOf[]): Promise<void> {
+    await this.#insertEach('address_related_lots', LOT_COLUMNS, list.map(lotColumnsOf));
+  }
+
+  /** Related lots no longer related (a change file's 폐지 line). */
+  async deleteRelatedLots(list: readonly RelatedLotOf[]): Promise<void> {
+    for (const b of inBatches(list)) {
+      await this.sql.tx(async (t) => {
+        for (const l of b) {
+          await t.run(
+            'DELETE FROM address_related_lots WHERE building_id = ? AND eupmyeondong = ? AND ri = ? AND mountain = ? AND jibun_main = ? AND jibun_sub = ?',
+            [l.buildingId, l.lot.eupmyeondong, l.lot.ri, l.lot.mountain, l.lot.main, l.lot.sub],
+          );
+        }
+      });
+    }
+  }
+
+  /** Rows into a table keyed so that a repeat is a no-op, in batches, each batch atomically. */
+  async #insertEach(table: string, columns: string, rows: readonly unknown[][]): Promise<void> {
+    const marks = columns.split(', ').map(() => '?').join(', ');
+    for (const b of inBatches(rows)) {
+      await this.sql.tx(async (t) => {
+        for (const r of b) await t.run(`INSERT INTO ${table} (${columns}) VALUES (${marks}) ON CONFLICT DO NOTHING`, r);
+      });
+    }
+  }
+
+  /**
+   * Buildings by a road address they had before (이전도로명주소): null sigungu, any 시군구; null
+   * main, any number. Each carries the former address it was found by.
+   */
+  async findByFormerRoad(sigungu: string | null, roadName: string, main: number | null, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
+    const where = ['f.road_name = ?'];
+    const params: unknown[] = [roadName];
+    if (sigungu !== null) { where.push('f.sigungu = ?'); params.push(sigungu); }
+    if (main !== null) { where.push('f.building_main = ?'); params.push(main); }
+    if (sub !== null) { where.push('f.building_sub = ?'); params.push(sub); }
+    const rows = await this.sql.all(
+      `SELECT ${ADDRESS_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')}, f.sigungu AS f_sigungu, f.road_name AS f_road, f.underground AS f_underground,
+         f.building_main AS f_main, f.building_sub AS f_sub
+       FROM address_former_roads f JOIN address_directory a ON a.building_id = f.building_id
+       WHERE ${where.join(' AND ')} ORDER BY f.building_main, f.building_sub, a.building_id LIMIT ?`,
+      [...params, Math.max(0, limit)],
+    );
+    return rows.map((r) => foundVia(r, {
+      kind: 'former_road', sigungu: String(r.f_sigungu), roadName: String(r.f_road), underground: bool(r.f_underground), main: Number(r.f_main), sub: Number(r.f_sub),
+    }));
+  }
+
+  /** Buildings standing on a lot besides their own (관련지번), as findByJibun asks; each carries that lot. */
+  async findByRelatedLot(sido: string | null, sigungu: string | null, dong: string, main: number, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
+    const lot = sub === null ? 'l.jibun_main = ?' : 'l.jibun_main = ? AND l.jibun_sub = ?';
+    const lotParams: unknown[] = sub === null ? [main] : [main, sub];
+    const where = [`((l.eupmyeondong = ? AND ${lot}) OR (l.ri = ? AND l.ri <> '' AND ${lot}))`];
+    const params: unknown[] = [dong, ...lotParams, dong, ...lotParams];
+    if (sido !== null) { where.push('l.sido = ?'); params.push(sido); }
+    if (sigungu !== null) { where.push('l.sigungu = ?'); params.push(sigungu); }
+    const rows = await this.sql.all(
+      `SELECT ${ADDRESS_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')}, l.eupmyeondong AS l_dong, l.ri AS l_ri, l.mountain AS l_mountain,
+         l.jibun_main AS l_main, l.jibun_sub AS l_sub
+       FROM address_related_lots l JOIN address_directory a ON a.building_id = l.building_id
+       WHERE ${where.join(' AND ')} ORDER BY l.jibun_sub, l.mountain, a.building_main, a.building_sub, a.building_id LIMIT ?`,
+      [...params, Math.max(0, limit)],
+    );
+    return rows.map((r) => foundVia(r, {
+      kind: 'related_lot', eupmyeondong: String(r.l_dong), ri: String(r.l_ri), mountain: bool(r.l_mountain), main: Number(r.l_main), sub: Number(r.l_sub),
+    }));
   }
 
   /**
@@ -179,14 +309,15 @@ export class AddressStore extends OverSql {
   }
 
   /**
-   * Buildings by their name (시군구용건물명) as written or without its spaces, within the 시도 and
+   * Buildings by their name (시군구용건물명 or 건축물대장건물명) as written or without its spaces, within the 시도 and
    * 시군구 when given ("정자동 한빛타워": a building many offices write by its name alone).
    */
   findByBuildingName(forms: readonly string[], sido: string | null, sigungu: string | null, limit: number): Promise<DirectoryEntry[]> {
     if (forms.length === 0) return Promise.resolve([]);
-    // "building_name <> ''" lets either engine read the partial index
-    const where = [`building_name IN (${forms.map(() => '?').join(', ')})`, "building_name <> ''"];
-    const params: unknown[] = [...forms];
+    // "… <> ''" lets either engine read the partial indexes, one per arm of the OR
+    const marks = forms.map(() => '?').join(', ');
+    const where = [`((building_name IN (${marks}) AND building_name <> '') OR (register_name IN (${marks}) AND register_name <> ''))`];
+    const params: unknown[] = [...forms, ...forms];
     if (sido !== null) { where.push('sido = ?'); params.push(sido); }
     if (sigungu !== null) { where.push('sigungu = ?'); params.push(sigungu); }
     return this.#select(where, 'sigungu, eupmyeondong, building_main, building_sub, building_id', params, limit);
@@ -210,7 +341,7 @@ export class AddressStore extends OverSql {
    * index (every building of the 시군구) rather than by the lot's own index: ten times slower.
    */
   async analyze(): Promise<void> {
-    await this.sql.run('ANALYZE address_directory');
+    for (const table of ['address_directory', 'address_related_lots', 'address_former_roads']) await this.sql.run(`ANALYZE ${table}`);
   }
 
   async count(): Promise<number> {

@@ -19,16 +19,21 @@ export interface OpenAddressStore {
   close(): Promise<void>;
 }
 
-function addressMigration(engine: AddressStoreKind): string {
-  const m = loadMigrations(engine).find((x) => x.version === '0004_addresses');
-  if (!m) throw new Error(`0004_addresses missing for ${engine}`);
+/** The migrations that make the address directory, in order: the table, then what later ones added. */
+const ADDRESS_MIGRATIONS = ['0004_addresses', '0027_address_statistics', '0031_address_building_name', '0032_address_history'];
+
+function addressMigration(engine: AddressStoreKind, version = '0004_addresses'): string {
+  const m = loadMigrations(engine).find((x) => x.version === version);
+  if (!m) throw new Error(`${version} missing for ${engine}`);
   return m.sql;
 }
+
+const addressSchema = (engine: AddressStoreKind): string => ADDRESS_MIGRATIONS.map((v) => addressMigration(engine, v)).join('\n');
 
 export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddressStore> {
   if (kind === 'sqlite') {
     const db = new DatabaseSync(':memory:');
-    db.exec(addressMigration('sqlite'));
+    db.exec(addressSchema('sqlite'));
     return {
       store: new AddressStore(new SqliteSql(db)),
       migrateAgain: async () => db.exec(addressMigration('sqlite')),
@@ -40,7 +45,7 @@ export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddr
   const pool = new pg.Pool({ connectionString: PG_URL, max: 4, options: `-c search_path=${schema}` });
   pool.on('error', () => {});
   await pool.query(`CREATE SCHEMA ${schema}`);
-  await pool.query(addressMigration('postgres'));
+  await pool.query(addressSchema('postgres'));
   return {
     store: new AddressStore(new PostgresSql(pool)),
     migrateAgain: async () => { await pool.query(addressMigration('postgres')); },

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildingKindOf, editDistance, fitCandidate, matchAddress, RoadNameIndex, roadNameDistance, sigunguAgrees } from './match.ts';
+import { buildingKindOf, editDistance, fitCandidate, jamoDistance, jamoEdits, matchAddress, RoadNameIndex, roadNameDistance, roadTypoCost, sigunguAgrees } from './match.ts';
 import { parseAddress } from './parse.ts';
 import type { AddressMatch, DirectoryEntry } from './types.ts';
 
@@ -357,4 +357,70 @@ test('a building named alone is the building of that name in its 동, the road a
   const twin = entry('경기도', '성남시 분당구', '정자일로', '99', { eupmyeondong: '정자동', buildingName: '한빛 타워' });
   assert.equal(matchAddress(parseAddress('성남시 분당구 정자동 한빛타워'), [named, twin]).quality, 'ambiguous');
   assert.equal(matchAddress(parseAddress('성남시 분당구 정자동 없는타워'), [named, other]).quality, 'ambiguous', 'an unknown name: the 동 as before');
+});
+
+describe('typos in jamo', () => {
+  test('jamoDistance: one per 초성/중성/종성, a half for vowels spoken alike', () => {
+    assert.equal(jamoDistance('앙', '앙'), 0);
+    assert.equal(jamoDistance('앙', '안'), 1, '받침');
+    assert.equal(jamoDistance('대', '데'), 0.5, 'ㅐ/ㅔ');
+    assert.equal(jamoDistance('왜', '웨'), 0.5, 'ㅙ/ㅞ');
+    assert.equal(jamoDistance('앙', '얀'), 2);
+    assert.equal(jamoDistance('가', 'A'), 3);
+    assert.equal(jamoEdits('테헤란로', '테헤란'), 3, 'a letter left out');
+  });
+
+  test('a road one jamo off outranks one a whole letter off; ㅐ/ㅔ is the cheapest slip', () => {
+    assert.ok(roadTypoCost('테헤란로', '태헤란로') < roadTypoCost('테헤란로', '테헤란대로'));
+    assert.ok(roadTypoCost('테헤란로', '테혜란로') < roadTypoCost('테헤란로', '테가란로'));
+    assert.ok(roadTypoCost('세종대로', '세종데로') < roadTypoCost('세종대로', '세종더로'));
+    const index = new RoadNameIndex(['중안로', '중앙로', '증앙로']);
+    assert.deepEqual(index.near('중얀로').slice(0, 1), ['중안로']);
+  });
+
+  test('two slips of one jamo each in a three-letter name are still that road; a whole other road is not', () => {
+    assert.equal(roadNameDistance('증양로', '중앙로'), 2);
+    assert.equal(roadNameDistance('동작로', '중앙로'), null);
+    const m = match('경기도 수원시 팔달구 증양로 12', [SUWON]);
+    assert.equal(m.quality, 'corrected');
+    assert.deepEqual(m.changes.find((c) => c.field === 'road_name'), { field: 'road_name', from: '증양로', to: '중앙로' });
+  });
+
+  test('the nearer of two roads in jamo is the match; equally near ones stay ambiguous', () => {
+    const near = entry('경기도', '양평군', '중안로', '7');
+    const far = entry('경기도', '양평군', '중앙로', '7');
+    assert.equal(match('경기도 양평군 중얀로 7', [near, far]).entry, near);
+    assert.equal(match('경기도 양평군 중앗로 7', [near, far]).quality, 'ambiguous');
+  });
+});
+
+describe('found another way: a renamed road, a related lot, the register name', () => {
+  test('a building found by its former road address is corrected to today\'s, the rename listed', () => {
+    const moved: DirectoryEntry = { ...OFFICETEL, buildingId: 'MOVED', roadName: '선릉로', buildingMain: 433, roadAddress: '서울특별시 강남구 선릉로 433',
+      via: { kind: 'former_road', sigungu: '강남구', roadName: '역삼로', underground: false, main: 20, sub: 0 } };
+    const m = match('서울특별시 강남구 역삼로 20', [moved]);
+    assert.equal(m.quality, 'corrected');
+    assert.equal(m.fixedAddress, '서울특별시 강남구 선릉로 433');
+    assert.deepEqual(m.changes, [
+      { field: 'road_name', from: '역삼로', to: '선릉로' },
+      { field: 'building_number', from: '20', to: '433' },
+    ]);
+    assert.equal(fitCandidate(parseAddress('서울특별시 강남구 역삼로 20'), moved).penalty, 1);
+    // today's address beats the former one of another building
+    assert.equal(match('서울특별시 강남구 역삼로 20', [moved, OFFICETEL]).entry, OFFICETEL);
+  });
+
+  test('a lot the building stands on besides its own is its lot', () => {
+    const onLot: DirectoryEntry = { ...FINANCE, via: { kind: 'related_lot', eupmyeondong: '역삼동', ri: '', mountain: false, main: 736, sub: 0 } };
+    const m = match('서울 강남구 역삼동 736', [onLot]);
+    assert.equal(m.entry, onLot);
+    assert.equal(m.fixedAddress, FINANCE.roadAddress);
+    assert.equal(match('서울 강남구 역삼동 735', [onLot]).quality, 'not_found');
+  });
+
+  test('the 건축물대장건물명 names the building as its 시군구용건물명 does', () => {
+    const named = { ...FINANCE, registerName: '지에프씨' };
+    assert.equal(match('서울 강남구 역삼동 지에프씨', [named]).entry, named);
+    assert.equal(match('서울 강남구 역삼동 지에프씨', [FINANCE]).entry, null);
+  });
 });

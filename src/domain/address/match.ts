@@ -6,18 +6,20 @@
 // Plausible: the road name is the same or a typo of it (roadNameDistance) and the 본번 agrees
 // (or no number was given), or the lot agrees, or — with neither road nor lot — the 동 agrees.
 // Penalties, chosen so a single wrong part loses to the input's own words:
-//   시/도 3 · 시/군/구 2 · 읍/면/동 1 · road-name typo 1 per edit (2 for names of ≤ 3 letters,
-//   where one edit is a different road more often than a typo) · another road, or another 본번
-//   on the same road, 3 · 부번 2 · 지하 1 · lot 1 · postal code 1 (an old 6-digit code: 0, it
-//   cannot be compared). Above 5 a candidate is no longer plausible.
+//   시/도 3 · 시/군/구 2 · 읍/면/동 1 · road-name typo up to 1 per letter (roadTypoCost: a slip of
+//   one jamo costs half a letter, ㅐ/ㅔ a quarter; doubled for names of ≤ 3 letters, where one
+//   edit is a different road more often than a typo) · a road renamed since (the building's
+//   이전도로명주소) 1 · another road, or another 본번 on the same road, 3 · 부번 2 · 지하 1 · lot 1 ·
+//   postal code 1 (an old 6-digit code: 0, it cannot be compared). Above 5 a candidate is no
+//   longer plausible. A lot the building stands on besides its own (관련지번) is its lot.
 // Without a building number nothing is fixed, even with one candidate: the letter still lacks it.
 // A part the input left out (시/도, or the 일반구 of "성남시") costs nothing — every candidate
 // lacks it equally — but is listed in `changes`, so the match is "corrected", not "exact".
 
-import type { AddressChange, AddressField, AddressMatch, BuildingKind, DirectoryEntry, NotFoundWhy, ParsedAddress } from './types.ts';
+import type { AddressChange, AddressField, AddressMatch, BuildingKind, DirectoryEntry, NotFoundWhy, ParsedAddress, RelatedLot } from './types.ts';
 
 const PENALTY = {
-  sido: 3, sigungu: 2, eupmyeondong: 1, otherRoad: 3, buildingSub: 2, underground: 1, jibun: 1, zipcode: 1, otherBuilding: 1,
+  sido: 3, sigungu: 2, eupmyeondong: 1, otherRoad: 3, renamedRoad: 1, buildingSub: 2, underground: 1, jibun: 1, zipcode: 1, otherBuilding: 1,
 } as const;
 
 /** A building name as written and as the directory has it, compared without spaces, case or punctuation. */
@@ -27,6 +29,11 @@ export const buildingNameKey = (s: string): string => s.normalize('NFKC').toLowe
 export function buildingNameAgrees(written: string, actual: string): boolean {
   const w = buildingNameKey(written);
   return w.length >= 2 && w === buildingNameKey(actual);
+}
+
+/** Whether the written name is either of the entry's names (시군구용건물명, 건축물대장건물명). */
+export function namesBuilding(written: string, e: DirectoryEntry): boolean {
+  return buildingNameAgrees(written, e.buildingName) || (e.registerName !== undefined && buildingNameAgrees(written, e.registerName));
 }
 
 /** The forms a directory looks a written building name up by: as written, and without spaces. */
@@ -89,6 +96,53 @@ export function editDistance(a: string, b: string): number {
   return prev[b.length]!;
 }
 
+const HANGUL_FIRST = 0xac00;
+const HANGUL_LAST = 0xd7a3;
+// vowels spoken alike and swapped in writing: ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅚ/ㅞ (indices of the 21 medials)
+const ALIKE_VOWELS = [new Set([1, 5]), new Set([3, 7]), new Set([10, 11, 15])];
+
+/**
+ * How far apart two letters are in jamo: one per differing 초성, 중성 or 종성, a half for vowels
+ * spoken alike; 3 for letters that are not both Hangul syllables and differ.
+ */
+export function jamoDistance(a: string, b: string): number {
+  if (a === b) return 0;
+  const x = a.charCodeAt(0) - HANGUL_FIRST;
+  const y = b.charCodeAt(0) - HANGUL_FIRST;
+  if (a.length !== 1 || b.length !== 1 || x < 0 || y < 0 || x > HANGUL_LAST - HANGUL_FIRST || y > HANGUL_LAST - HANGUL_FIRST) return 3;
+  const [xi, xm, xf] = [Math.floor(x / 588), Math.floor((x % 588) / 28), x % 28];
+  const [yi, ym, yf] = [Math.floor(y / 588), Math.floor((y % 588) / 28), y % 28];
+  const vowel = xm === ym ? 0 : ALIKE_VOWELS.some((g) => g.has(xm) && g.has(ym)) ? 0.5 : 1;
+  return Number(xi !== yi) + vowel + Number(xf !== yf);
+}
+
+/**
+ * Edits between two names counted in jamo (jamoDistance per substituted letter, 3 per letter
+ * added or left out): how a reader would rank two typos that are each one letter off.
+ */
+export function jamoEdits(a: string, b: string): number {
+  if (a === b) return 0;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j * 3);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i * 3];
+    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 3, cur[j - 1]! + 3, prev[j - 1]! + jamoDistance(a[i - 1]!, b[j - 1]!)));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/**
+ * What a road-name typo costs a candidate: the letters changed, each at most 1 and a slip of one
+ * jamo a half (ㅐ/ㅔ a quarter), so the road one slip away outranks one a whole letter away;
+ * doubled for names of ≤ 3 letters. Only for names roadNameDistance accepts.
+ */
+export function roadTypoCost(written: string, actual: string): number {
+  const d = roadNameDistance(written, actual);
+  if (d === null || d === 0) return d ?? Infinity;
+  const cost = Math.min(d, jamoEdits(written, actual) / 2);
+  return written.length <= 3 ? cost * 2 : cost;
+}
+
 /** The ASCII digits of a name, in order ("45번길" → "45"); a loop, as it runs for every road of a typo scan. */
 function digits(s: string): string {
   let out = '';
@@ -101,8 +155,9 @@ function digits(s: string): string {
 
 /**
  * Edits between a written road name and a directory one when they could be the same road:
- * at most 1 for names of ≤ 3 letters, 2 otherwise, and the numbers must agree ("45길" and "46길"
- * are neighbours, not typos). null when they are different roads.
+ * at most 1 letter for names of ≤ 3 letters, 2 otherwise — or, in a name of three letters or
+ * more, two letters each one jamo off (중앙로 → 중양루) — and the numbers must agree ("45길" and
+ * "46길" are neighbours, not typos). null when they are different roads.
  */
 export function roadNameDistance(written: string, actual: string): number | null {
   if (written === actual) return 0;
@@ -110,7 +165,8 @@ export function roadNameDistance(written: string, actual: string): number | null
   if (Math.abs(written.length - actual.length) > limit) return null;
   if (digits(written) !== digits(actual)) return null;
   const d = editDistance(written, actual);
-  return d <= limit ? d : null;
+  if (d <= limit) return d;
+  return d === 2 && written.length === 3 && written.length === actual.length && jamoEdits(written, actual) <= 2 ? d : null;
 }
 
 /**
@@ -136,8 +192,7 @@ export class RoadNameIndex {
     for (let len = written.length - 2; len <= written.length + 2; len++) {
       for (const name of this.#byKey.get(`${d}|${len}`) ?? []) {
         if (name === written) continue;
-        const distance = roadNameDistance(written, name);
-        if (distance !== null) out.push({ name, distance });
+        if (roadNameDistance(written, name) !== null) out.push({ name, distance: roadTypoCost(written, name) });
       }
     }
     return out.toSorted((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((x) => x.name);
@@ -156,6 +211,13 @@ const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
 export function dongAgrees(written: string, e: DirectoryEntry): boolean {
   const w = legalDong(written);
   return w === legalDong(e.eupmyeondong) || (e.ri !== '' && w === e.ri);
+}
+
+/** Whether a written lot is a related lot of the building (the 동 or 리 as dongAgrees reads it). */
+function lotAgrees(j: NonNullable<ParsedAddress['jibun']>, l: RelatedLot): boolean {
+  const w = legalDong(j.dong);
+  const dong = w === legalDong(l.eupmyeondong) || (l.ri !== '' && w === l.ri);
+  return dong && j.mountain === l.mountain && j.main === l.main && j.sub === l.sub;
 }
 
 const emdText = (e: DirectoryEntry): string => (e.ri ? `${e.eupmyeondong} ${e.ri}` : e.eupmyeondong);
@@ -192,28 +254,35 @@ export function fitCandidate(p: ParsedAddress, e: DirectoryEntry): CandidateFit 
 
   let viaRoad = false;
   const roadName = p.road?.name ?? p.roadNameOnly;
-  const distance = roadName === null ? null : roadNameDistance(roadName, e.roadName);
+  // found by the road address the building had before its road was renamed: the input wrote that one
+  const former = e.via?.kind === 'former_road' ? e.via : null;
+  const target = former ?? { roadName: e.roadName, underground: e.underground, main: e.buildingMain, sub: e.buildingSub };
+  const distance = roadName === null ? null : roadNameDistance(roadName, target.roadName);
   if (roadName !== null) {
+    const typo = distance === null || distance === 0 ? 0 : roadTypoCost(roadName, target.roadName);
     if (distance === null) change('road_name', roadName, e.roadName, PENALTY.otherRoad);
-    else if (distance > 0) change('road_name', roadName, e.roadName, distance * (roadName.length <= 3 ? 2 : 1));
-    viaRoad = distance !== null && (p.road === null || p.road.main === e.buildingMain);
+    else if (former) change('road_name', roadName, e.roadName, PENALTY.renamedRoad + typo);
+    else if (distance > 0) change('road_name', roadName, e.roadName, typo);
+    viaRoad = distance !== null && (p.road === null || p.road.main === target.main);
   }
   if (p.road !== null) {
     const { underground, main, sub } = p.road;
+    // another 본번 on the same road is another building (only its lot can still point here);
+    // on another road the road change already carries the cost
+    const cost = main !== target.main
+      ? (distance === null ? 0 : PENALTY.otherRoad)
+      : (sub !== target.sub ? PENALTY.buildingSub : 0) + (underground !== target.underground ? PENALTY.underground : 0);
     if (main !== e.buildingMain || sub !== e.buildingSub || underground !== e.underground) {
-      // another 본번 on the same road is another building (only its lot can still point here);
-      // on another road the road change already carries the cost
-      const cost = main !== e.buildingMain
-        ? (distance === null ? 0 : PENALTY.otherRoad)
-        : (sub !== e.buildingSub ? PENALTY.buildingSub : 0) + (underground !== e.underground ? PENALTY.underground : 0);
       change('building_number', numberText(underground, main, sub), numberText(e.underground, e.buildingMain, e.buildingSub), cost);
-    }
+    } else penalty += cost;
   }
 
   let viaJibun = false;
   if (p.jibun !== null) {
     const j = p.jibun;
-    viaJibun = dongAgrees(j.dong, e) && j.mountain === e.jibunMountain && j.main === e.jibunMain && j.sub === e.jibunSub;
+    const related = e.via?.kind === 'related_lot' ? e.via : null;
+    viaJibun = (dongAgrees(j.dong, e) && j.mountain === e.jibunMountain && j.main === e.jibunMain && j.sub === e.jibunSub)
+      || (related !== null && lotAgrees(j, related));
     if (!viaJibun) {
       const to = jibunText(e.ri || e.eupmyeondong, e.jibunMountain, e.jibunMain, e.jibunSub);
       change('jibun', jibunText(j.dong, j.mountain, j.main, j.sub), to, PENALTY.jibun);
@@ -229,7 +298,7 @@ export function fitCandidate(p: ParsedAddress, e: DirectoryEntry): CandidateFit 
   // given by its name alone ("정자동 한빛타워"): that building; the 동's others rank after it
   let viaBuilding = false;
   if (roadName === null && p.jibun === null && p.buildingName !== null) {
-    viaBuilding = buildingNameAgrees(p.buildingName, e.buildingName);
+    viaBuilding = namesBuilding(p.buildingName, e);
     if (!viaBuilding) penalty += PENALTY.otherBuilding;
     else {
       // what the name stood for: the road and number the letter needs, said as corrections
@@ -252,7 +321,7 @@ export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]
   const best = Math.min(...plausible.map((c) => c.fit.penalty));
   const top = plausible.filter((c) => c.fit.penalty === best);
   // a building named alone has its number in the directory: one such building is the answer
-  const byName = top.length === 1 && parsed.buildingName !== null && missingNumber(parsed) && buildingNameAgrees(parsed.buildingName, top[0]!.entry.buildingName);
+  const byName = top.length === 1 && parsed.buildingName !== null && missingNumber(parsed) && namesBuilding(parsed.buildingName, top[0]!.entry);
   const noNumber = missingNumber(parsed) && !byName;
   const only = top.length === 1 && !noNumber ? top[0]! : null;
   const saysMultiUnit = MULTI_UNIT.test(parsed.raw) || MULTI_UNIT.test(only?.entry.buildingName ?? '');

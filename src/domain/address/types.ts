@@ -49,6 +49,33 @@ export interface DirectoryEntry {
   buildingName: string;
   /** full road-name address without detail, e.g. "서울특별시 강남구 테헤란로 152" */
   roadAddress: string;
+  /** 건축물대장건물명 when the directory knows one other than buildingName */
+  registerName?: string;
+  /**
+   * How the directory found the building when not by its own address: by the road address it had
+   * before its road was renamed (이전도로명주소), or by another lot it stands on (관련지번).
+   */
+  via?: FormerRoad | RelatedLot;
+}
+
+/** A road address a building had before a renaming or renumbering. */
+export interface FormerRoad {
+  kind: 'former_road';
+  sigungu: string;
+  roadName: string;
+  underground: boolean;
+  main: number;
+  sub: number;
+}
+
+/** A lot a building stands on besides the one its own row names. */
+export interface RelatedLot {
+  kind: 'related_lot';
+  eupmyeondong: string;
+  ri: string;
+  mountain: boolean;
+  main: number;
+  sub: number;
 }
 
 export interface AddressDirectory {

@@ -92,11 +92,11 @@ describeEachAddressStore('change files (변동분)', (kind) => {
   test('a renamed road: the new address is exact, the old one still finds the building, corrected', T, async () => {
     const now = await find('서울특별시 강남구 선릉로 433');
     assert.equal(now.quality, 'exact');
-    const before = await find('서울 강남구 역삼로 20 3층');
-    assert.equal(before.quality, 'corrected');
-    assert.equal(before.entry?.buildingId, OLD.buildingId);
-    assert.equal(before.fixedAddress, `${RENAMED.roadAddress}, 3층`);
-    assert.deepEqual(before.changes.filter((c) => c.field === 'road_name' || c.field === 'building_number'), [
+    const old = await find('서울 강남구 역삼로 20 3층');
+    assert.equal(old.quality, 'corrected');
+    assert.equal(old.entry?.buildingId, OLD.buildingId);
+    assert.equal(old.fixedAddress, `${RENAMED.roadAddress}, 3층`);
+    assert.deepEqual(old.changes.filter((c) => c.field === 'road_name' || c.field === 'building_number'), [
       { field: 'road_name', from: '역삼로', to: '선릉로' },
       { field: 'building_number', from: '20', to: '433' },
     ]);

@@ -14,6 +14,11 @@ export interface FakeJusoOptions {
   errorRate?: number;
   /** 0 (default) = any free port */
   port?: number;
+  /**
+   * More addresses that find a building, by its id: a road address it had before a renaming
+   * (the real service searches those with hstryYn=Y) or a related lot (관련지번)
+   */
+  aliases?: Record<string, string[]>;
 }
 
 export interface FakeJuso {
@@ -98,8 +103,8 @@ function sendError(res: ServerResponse, code: keyof typeof ERRORS): void {
   send(res, { totalCount: '0', currentPage: '1', countPerPage: '10', errorCode: code, errorMessage: ERRORS[code] }, null);
 }
 
-function index(entries: DirectoryEntry[]): { entry: DirectoryEntry; road: string; jibun: string }[] {
-  return entries.map((entry) => ({ entry, road: entry.roadAddress, jibun: jibunAddress(entry) }));
+function index(entries: DirectoryEntry[], aliases: Record<string, string[]> = {}): { entry: DirectoryEntry; addresses: string[] }[] {
+  return entries.map((entry) => ({ entry, addresses: [entry.roadAddress, jibunAddress(entry), ...(aliases[entry.buildingId] ?? [])] }));
 }
 
 export async function startFakeJuso(initial: FakeJusoOptions): Promise<FakeJuso> {
@@ -108,7 +113,7 @@ export async function startFakeJuso(initial: FakeJusoOptions): Promise<FakeJuso>
   const received: string[] = [];
   const timers = new Set<NodeJS.Timeout>();
   // addresses are computed once per entries list, not per request
-  let indexed = index(opts.entries);
+  let indexed = index(opts.entries, opts.aliases);
 
   function answer(res: ServerResponse, url: URL): void {
     if (opts.confmKey !== undefined && url.searchParams.get('confmKey') !== opts.confmKey) return sendError(res, 'E0001');
@@ -119,7 +124,7 @@ export async function startFakeJuso(initial: FakeJusoOptions): Promise<FakeJuso>
     if (keyword.length < 2) return sendError(res, 'E0008');
     if (FORBIDDEN.test(keyword)) return sendError(res, 'E0013');
     const tokens = keyword.split(/\s+/);
-    const found = indexed.filter((i) => matches(tokens, i.road) || matches(tokens, i.jibun)).map((i) => i.entry);
+    const found = indexed.filter((i) => i.addresses.some((a) => matches(tokens, a))).map((i) => i.entry);
     if (found.length > TOO_MANY_MATCHES) return sendError(res, 'E0006');
     const perPage = Math.min(Math.max(Number(url.searchParams.get('countPerPage')) || 10, 1), JUSO_MAX_PER_PAGE);
     const pageNo = Math.max(Number(url.searchParams.get('currentPage')) || 1, 1);
@@ -160,7 +165,7 @@ export async function startFakeJuso(initial: FakeJusoOptions): Promise<FakeJuso>
     received,
     setOptions(partial) {
       opts = { ...opts, ...partial };
-      if (partial.entries) indexed = index(partial.entries);
+      if (partial.entries || partial.aliases) indexed = index(opts.entries, opts.aliases);
     },
     async close() {
       for (const t of timers) clearTimeout(t);

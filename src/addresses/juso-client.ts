@@ -2,6 +2,7 @@
 // wrapped in the registry's resilience policies and a small keyword cache (JusoDirectory).
 
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
+import { dongAgrees, roadNameDistance } from '../domain/address/match.ts';
 import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from '../registry/resilience.ts';
 import { UpstreamError } from '../domain/status.ts';
 import { JUSO_DEFAULT_BASE_URL, type JusoPage, jusoKeyword, jusoSearchUrl, parseJusoResponse } from './juso-wire.ts';
@@ -95,7 +96,7 @@ export class JusoDirectory implements AddressDirectory {
     const keyword = jusoKeyword(query);
     if (keyword === null || limit <= 0) return [];
     const page = await this.#page(keyword, Math.max(limit, JUSO_DEFAULTS.pageSize));
-    return page.entries.slice(0, limit);
+    return page.entries.slice(0, limit).map((e) => foundThrough(query, e));
   }
 
   async #page(keyword: string, count: number): Promise<JusoPage> {
@@ -151,4 +152,23 @@ function relabel(error: unknown): unknown {
     httpStatus: error.httpStatus,
     cause: error,
   });
+}
+
+/**
+ * How juso found an entry that does not carry the written address: asked with hstryYn=Y, a road
+ * address on another road is the one the building had before its road was renamed; a lot other
+ * than the building's own is one it also stands on (관련지번). Said as the local directory says it,
+ * so the matcher answers the same whichever directory found the building.
+ */
+export function foundThrough(q: ParsedAddress, e: DirectoryEntry): DirectoryEntry {
+  if (q.road) {
+    if (roadNameDistance(q.road.name, e.roadName) !== null) return e;
+    const { name, underground, main, sub } = q.road;
+    return { ...e, via: { kind: 'former_road', sigungu: q.sigungu ?? e.sigungu, roadName: name, underground, main, sub } };
+  }
+  const j = q.jibun;
+  if (!j) return e;
+  const own = dongAgrees(j.dong, e) && j.mountain === e.jibunMountain && j.main === e.jibunMain && j.sub === e.jibunSub;
+  if (own) return e;
+  return { ...e, via: { kind: 'related_lot', eupmyeondong: j.dong, ri: '', mountain: j.mountain, main: j.main, sub: j.sub } };
 }

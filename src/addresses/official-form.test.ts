@@ -66,3 +66,24 @@ test('the fixed address is the same whichever directory answered: sandbox, impor
   assert.ok(compared >= fixtures.length, `${compared} addresses compared`);
   assert.ok(written.some((w) => w.includes('양평읍 양근로')), 'a 읍 address is among them');
 });
+
+test('a renamed road and a related lot are answered alike by the imported files and by juso', async () => {
+  const tower: DirectoryEntry = { ...parts({ buildingName: '', roadName: '선릉로', buildingMain: 433, jibunMain: 740 }), buildingId: '1168010100107400000000002', zipcode: '06212', roadAddress: '' };
+  tower.roadAddress = roadAddressOf(tower);
+  const local = await openAddressStore('sqlite');
+  const fake = await startFakeJuso({ entries: [tower], confmKey: 'k', aliases: { [tower.buildingId]: ['서울특별시 강남구 역삼로 20', '서울특별시 강남구 역삼동 741'] } });
+  try {
+    await local.store.upsertEntries([tower]);
+    await local.store.addFormerRoads([{ buildingId: tower.buildingId, former: { kind: 'former_road', sigungu: '강남구', roadName: '역삼로', underground: false, main: 20, sub: 0 } }]);
+    await local.store.addRelatedLots([{ buildingId: tower.buildingId, sido: '서울특별시', sigungu: '강남구', lot: { kind: 'related_lot', eupmyeondong: '역삼동', ri: '', mountain: false, main: 741, sub: 0 } }]);
+    const services = [createAddressService(new LocalDirectory(local.store)), createAddressService(new JusoDirectory({ baseUrl: fake.url, confmKey: 'k' }))];
+    for (const raw of ['서울특별시 강남구 역삼로 20', '서울 강남구 역삼동 741', '서울특별시 강남구 선릉로 433']) {
+      const [a, b] = await Promise.all(services.map((s) => s.check(raw)));
+      assert.equal(a!.fixedAddress, tower.roadAddress, raw);
+      assert.deepEqual([b!.quality, b!.fixedAddress, b!.changes], [a!.quality, a!.fixedAddress, a!.changes], raw);
+    }
+  } finally {
+    await local.close();
+    await fake.close();
+  }
+});

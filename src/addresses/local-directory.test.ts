@@ -101,7 +101,8 @@ describeEachAddressStore('LocalDirectory', (kind) => {
 
   test('a road name with a typo finds the road of the 시군구 it is a typo of, and the matcher says what changed', T, async () => {
     const check = async (raw: string) => matchAddress(parseAddress(raw), await dir.find(parseAddress(raw)));
-    for (const raw of ['서울 강남구 태헤란로 152', '서울특별시 강남구 태해란로 152', '강남구 테혜란로 152']) {
+    // a vowel slip, two, a 받침 slip in 혜, the 로 left out
+    for (const raw of ['서울 강남구 태헤란로 152', '서울특별시 강남구 태해란로 152', '강남구 테혜란로 152', '서울 강남구 테헤란 152 3층']) {
       const m = await check(raw);
       assert.equal(m.quality, 'corrected', raw);
       assert.equal(m.entry?.buildingId, GFC.buildingId, raw);

@@ -245,3 +245,11 @@ test('a building written by its name after its 동 or 시군구, with no road or
   // with a lot or a road the name stays what it was: a name beside the address
   assert.deepEqual(parseAddress('서울 강남구 역삼동 737 강남파이낸스센터').jibun?.main, 737);
 });
+
+test('a road written without its 로/길 after the 시군구 is read as written; a building name followed by a number is not a road', () => {
+  assert.deepEqual(parseAddress('서울 강남구 테헤란 152 3층').road, { name: '테헤란', underground: false, main: 152, sub: 0 });
+  assert.deepEqual(parseAddress('경기도 양평군 양평읍 양근 12-3').road, { name: '양근', underground: false, main: 12, sub: 3 });
+  assert.equal(parseAddress('서울 강남구 한빛타워 12').road, null);
+  assert.equal(parseAddress('서울 강남구 역삼동 737').road, null, 'a 동 and its lot stay a lot');
+  assert.equal(parseAddress('테헤란 152').road, null, 'without a 시군구 a word and a number say too little');
+});

@@ -25,6 +25,8 @@ const SEJONG = '세종특별자치시';
 const COMPANY_MARKS = new Set(['주', '유', '재', '사', '합', '주식회사', '유한회사']);
 // words around a unit that name no building: "1층 일부", "3층 전체"
 const FILLER = new Set(['일부', '전체', '외', '내', '번지', '호', '층']);
+// a word followed by a number that names a building, not a road written without its 로/길
+const BUILDING_WORD = /빌딩|타워|센터|아파트|오피스텔|상가|프라자|플라자|빌라|맨션|스퀘어|밸리|타운|캐슬|시티|몰|단지|마을/;
 
 interface Unit {
   dong: string | null;
@@ -78,6 +80,15 @@ export function parseAddress(raw: string): ParsedAddress {
         if (m[3] === undefined) { pendingRoad = m[1]!; continue; }
         out.road = { name: m[1]!, underground: m[2] !== undefined, main: Number(m[3]), sub: Number(m[4] ?? 0) };
         baseDone = true;
+        continue;
+      }
+      // "강남구 테헤란 152": a road written without its 로/길, read as written — the directories
+      // look for the road it is a letter short of, as for any typo
+      const n = out.sigungu !== null || out.sido === SEJONG ? NUMBER_RE.exec(tokens[i + 1] ?? '') : null;
+      if (n && n[1] !== '산' && n[4] !== '번지' && /^[가-힣]{2,8}$/.test(t) && !DONG_RE.test(t) && !BUILDING_WORD.test(t) && !COMPANY_MARKS.has(t) && !FILLER.has(t)) {
+        out.road = { name: t, underground: n[1] === '지하', main: Number(n[2]), sub: Number(n[3] ?? 0) };
+        baseDone = true;
+        i++;
         continue;
       }
     }

@@ -71,9 +71,14 @@ describeEachAddressStore('LocalDirectory', (kind) => {
     assert.deepEqual(ids(await dir.find(parsed({ sido: '서울특별시', sigungu: '서초구', road: road('테헤란로', 152) }))), [GFC.buildingId, GFC_UNDER.buildingId]);
   });
 
-  test('a wrong number falls back to the road in the 시도', T, async () => {
-    const found = await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', road: road('테헤란로', 999) }));
-    assert.deepEqual(new Set(ids(found)), new Set([GFC.buildingId, NEXT_DOOR.buildingId, GFC_UNDER.buildingId, LOT_SUB.buildingId]));
+  test('a wrong number falls back to the road in the 시도: the buildings of that 본번, else one that shows the road exists', T, async () => {
+    const wrongSub = await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', road: road('테헤란로', 152, 7) }));
+    assert.deepEqual(new Set(ids(wrongSub)), new Set([GFC.buildingId, GFC_UNDER.buildingId]));
+    const wrongMain = parsed({ sido: '서울특별시', sigungu: '강남구', road: road('테헤란로', 999) });
+    const found = await dir.find(wrongMain);
+    assert.equal(found.length, 1);
+    assert.equal(found[0]!.roadName, '테헤란로');
+    assert.equal(matchAddress(wrongMain, found).notFound, 'no_such_number');
     const nameOnly = await dir.find(parsed({ sido: '부산광역시', roadNameOnly: '테헤란로' }));
     assert.deepEqual(ids(nameOnly), [BUSAN.buildingId]);
   });

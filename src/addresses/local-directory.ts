@@ -6,7 +6,7 @@
 // address no building has today is looked for among former ones (이전도로명주소), and a lot no
 // building's own among related lots (관련지번); such a candidate says how it was found (`via`).
 
-import { buildingNameForms, dongAgrees, roadNameDistance, roadTypoCost, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameForms, dongAgrees, RoadNameIndex, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 
@@ -21,7 +21,7 @@ const ROADS_KEPT = 256;
 export class LocalDirectory implements AddressDirectory {
   readonly source = 'local' as const;
   readonly #store: AddressStore;
-  readonly #roads = new Map<string, { names: string[]; until: number }>();
+  readonly #roads = new Map<string, { index: RoadNameIndex; until: number }>();
   readonly #now: () => number;
 
   /** The store is borrowed: close() leaves it open for whoever owns it. */
@@ -36,15 +36,10 @@ export class LocalDirectory implements AddressDirectory {
     let kept = this.#roads.get(sigungu);
     if (!kept || kept.until <= now) {
       if (this.#roads.size >= ROADS_KEPT) this.#roads.delete(this.#roads.keys().next().value!);
-      kept = { names: await this.#store.roadNamesIn(sigungu), until: now + ROADS_TTL_MS };
+      kept = { index: new RoadNameIndex(await this.#store.roadNamesIn(sigungu)), until: now + ROADS_TTL_MS };
       this.#roads.set(sigungu, kept);
     }
-    const near: { name: string; d: number }[] = [];
-    for (const name of kept.names) {
-      const d = name === written || roadNameDistance(written, name) === null ? null : roadTypoCost(written, name);
-      if (d !== null) near.push({ name, d });
-    }
-    return near.toSorted((a, b) => a.d - b.d || (a.name < b.name ? -1 : 1)).slice(0, NEAR_ROADS).map((n) => n.name);
+    return kept.index.near(written).slice(0, NEAR_ROADS);
   }
 
   /**
@@ -112,16 +107,25 @@ export class LocalDirectory implements AddressDirectory {
     }
 
     // 3. the road within the 시도, whatever the number (a wrong or missing 건물번호); a road of the
-    //    시군구 a typo away when none has the name as written
+    //    시군구 a typo away when none has the name as written. With a number written, only the
+    //    buildings of that 본번 can be the one meant (another 부번, say); when there are none, one
+    //    building of the road is enough to tell the matcher the road exists (no such number).
     const roadName = road?.name ?? q.roadNameOnly;
     if (roadName) {
-      let found = await this.#store.findByRoadName(roadName, q.sido, wide);
+      // `enough`: how many buildings of a road without that 본번 tell it exists (1 unless a
+      // filter by 시군구 follows)
+      const onRoad = async (name: string, enough: number): Promise<DirectoryEntry[]> => {
+        if (!road) return this.#store.findByRoadName(name, q.sido, wide);
+        const same = (await this.#store.findByRoad(null, name, road.main, null, wide)).filter(inSido);
+        return same.length > 0 ? same : this.#store.findByRoadName(name, q.sido, enough);
+      };
+      let found = await onRoad(roadName, 1);
       // a road renamed since: its old name still finds its buildings
       if (found.length === 0) found = (await this.#store.findByFormerRoad(null, roadName, null, null, wide)).filter(inSido);
       if (found.length > 0) return dedupe(prefer(found, (e) => q.sigungu === null || e.sigungu === q.sigungu), limit);
       if (q.sigungu !== null) {
         const near: DirectoryEntry[] = [];
-        for (const name of await this.#nearRoads(q.sigungu, roadName)) near.push(...(await this.#store.findByRoadName(name, q.sido, wide)).filter(inSigungu));
+        for (const name of await this.#nearRoads(q.sigungu, roadName)) near.push(...(await onRoad(name, wide)).filter(inSigungu));
         if (near.length > 0) return dedupe(near, limit);
       }
     }

@@ -159,6 +159,12 @@ describe('keywords', () => {
     assert.equal(jusoKeyword(parsed({ sido: '서울특별시', roadNameOnly: '테헤란로' })), '서울특별시 테헤란로');
   });
 
+  test('a building written by its name alone is searched by its 동 and name', () => {
+    assert.equal(jusoKeyword(parsed({ sido: '경기도', sigungu: '성남시 분당구', eupmyeondong: '정자동', buildingName: '한빛타워' })), '경기도 성남시 분당구 정자동 한빛타워');
+    assert.equal(jusoKeyword(parsed({ sigungu: '강남구', buildingName: '강남파이낸스센터' })), '강남구 강남파이낸스센터');
+    assert.equal(jusoKeyword(parsed({ buildingName: '한빛타워' })), null, 'a name with no place says too little');
+  });
+
   test('nothing searchable, or one character left, gives null (no call)', () => {
     assert.equal(jusoKeyword(parsed({ sido: '서울특별시', eupmyeondong: '역삼동' })), null);
     assert.equal(jusoKeyword(parsed({ roadNameOnly: '=%길' })), null);

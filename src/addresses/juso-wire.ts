@@ -44,6 +44,9 @@ export function jusoKeyword(q: ParsedAddress): string | null {
     parts = [...area, q.jibun.dong, `${q.jibun.mountain ? '산' : ''}${number(q.jibun.main, q.jibun.sub)}`];
   } else if (q.roadNameOnly) {
     parts = [...area, q.roadNameOnly];
+  } else if (q.buildingName && (q.sigungu !== null || q.eupmyeondong !== null)) {
+    // "정자동 한빛타워": juso searches building names too
+    parts = [...area, q.eupmyeondong?.split(' ').pop() ?? null, q.buildingName];
   } else {
     return null;
   }

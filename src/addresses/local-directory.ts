@@ -10,6 +10,7 @@ import { buildingNameForms, dongAgrees, RoadNameIndex, sigunguAgrees } from '../
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 
+const SEJONG = '세종특별자치시';
 /** Rows fetched when a filter the store cannot apply (the 시도 of a road search) runs afterwards. */
 const OVERFETCH = 4;
 /** Near road names tried for a typo, closest first. */
@@ -97,9 +98,11 @@ export class LocalDirectory implements AddressDirectory {
     //    road and number in another 시군구 of the 시도 (a wrong or outdated 시군구). Both kinds go
     //    to the matcher, which ranks a typo against a wrong 시군구 (or calls it ambiguous).
     const inSigungu = (e: DirectoryEntry): boolean => q.sigungu === null || sigunguAgrees(q.sigungu, e.sigungu);
-    if (road && q.sigungu !== null) {
+    // the roads a typo is looked for among: the written 시군구's, or 세종's (it has no 시군구)
+    const scope = q.sigungu ?? (q.sido === SEJONG ? '' : null);
+    if (road && scope !== null) {
       const found: DirectoryEntry[] = [];
-      for (const name of await this.#nearRoads(q.sigungu, road.name)) {
+      for (const name of await this.#nearRoads(scope, road.name)) {
         found.push(...(await this.#store.findByRoad(null, name, road.main, road.sub, wide)).filter((e) => inSido(e) && inSigungu(e)));
       }
       found.push(...(await this.#store.findByRoad(null, road.name, road.main, road.sub, wide)).filter(inSido));
@@ -123,9 +126,9 @@ export class LocalDirectory implements AddressDirectory {
       // a road renamed since: its old name still finds its buildings
       if (found.length === 0) found = (await this.#store.findByFormerRoad(null, roadName, null, null, wide)).filter(inSido);
       if (found.length > 0) return dedupe(prefer(found, (e) => q.sigungu === null || e.sigungu === q.sigungu), limit);
-      if (q.sigungu !== null) {
+      if (scope !== null) {
         const near: DirectoryEntry[] = [];
-        for (const name of await this.#nearRoads(q.sigungu, roadName)) near.push(...(await onRoad(name, wide)).filter(inSigungu));
+        for (const name of await this.#nearRoads(scope, roadName)) near.push(...(await onRoad(name, wide)).filter(inSigungu));
         if (near.length > 0) return dedupe(near, limit);
       }
     }

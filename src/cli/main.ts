@@ -29,7 +29,8 @@ const USAGE = `usage: bizcheck <command> [options]
         [--bno-column H|N] [--name-column H|N] [--address-column H|N]   a column by header text or 1-based position
                                             verify a file through a running server (BIZCHECK_URL,
                                             default http://127.0.0.1:8080; BIZCHECK_API_KEY or --key)
-  addresses import DIR                      load the official 도로명주소 DB text files (CP949, *.txt) in DIR
+  addresses import DIR                      load the official 도로명주소 한글 files in DIR (CP949 *.txt: rnaddrkor_*,
+                                            jibun_rnaddrkor_*, and the AlterD.JUSUKR.* change files, day by day)
   serve [--role all|api|worker]             run the service (as npm start); api: the HTTP API only;
                                             worker: batch work and refits, with /healthz /readyz /metrics
 

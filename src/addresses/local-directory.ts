@@ -118,7 +118,12 @@ export class LocalDirectory implements AddressDirectory {
       // `enough`: how many buildings of a road without that 본번 tell it exists (1 unless a
       // filter by 시군구 follows)
       const onRoad = async (name: string, enough: number): Promise<DirectoryEntry[]> => {
-        if (!road) return this.#store.findByRoadName(name, q.sido, wide);
+        if (!road) {
+          // no number: the road's buildings in the written 시군구 first, those elsewhere in the
+          // 시도 only to fill up the list (it stays ambiguous whatever it holds)
+          const near = q.sigungu === null ? [] : (await this.#store.findByRoad(q.sigungu, name, null, null, limit)).filter(inSido);
+          return near.length >= limit ? near : [...near, ...(await this.#store.findByRoadName(name, q.sido, wide))];
+        }
         const same = (await this.#store.findByRoad(null, name, road.main, null, wide)).filter(inSido);
         return same.length > 0 ? same : this.#store.findByRoadName(name, q.sido, enough);
       };

@@ -15,12 +15,14 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { once } from 'node:events';
 import iconv from 'iconv-lite';
+import pg from 'pg';
 import { addressDbLine, generateEntries, relatedLotLine } from '../src/addresses/address-db-fixture.ts';
 import { LocalDirectory } from '../src/addresses/local-directory.ts';
 import { matchAddress } from '../src/domain/address/match.ts';
 import { parseAddress } from '../src/domain/address/parse.ts';
 import type { DirectoryEntry } from '../src/domain/address/types.ts';
 import { seededRandom } from '../src/domain/seeded-random.ts';
+import { SIDOS as REGIONS } from '../src/domain/address/regions.ts';
 import { openStore } from '../src/store/open.ts';
 import { writeAddress, type Damage } from '../scripts/eval/as-written.ts';
 import { dropBenchSchema } from './lib.ts';
@@ -31,9 +33,11 @@ const PG_URL = process.env.BENCH_DATABASE_URL;
 const KEEP = process.env.BENCH_KEEP === '1';
 const SCHEMA = 'bench_addresses';
 const BIN = path.resolve(import.meta.dirname, '../bin/bizcheck.js');
-const SIDOS = ['서울특별시', '부산광역시', '인천광역시', '경기도', '강원특별자치도', '전북특별자치도', '경상남도', '세종특별자치시'];
-// roughly the release's shares: 경기 and the 도 hold most buildings
-const SHARE = [0.1, 0.07, 0.05, 0.3, 0.12, 0.13, 0.2, 0.03];
+// every 시/도, each with buildings in proportion to its 시/군/구 (about 25,000 per 시/군/구 at the
+// release's size, as real ones hold)
+const SIDOS = REGIONS.map((s) => s.name);
+const weights = REGIONS.map((s) => Math.max(1, s.sigungu.length));
+const SHARE = weights.map((w) => w / weights.reduce((a, b) => a + b, 0));
 
 const dir = process.env.BENCH_DIR ?? mkdtempSync(path.join(tmpdir(), 'bench-addresses-'));
 const files = path.join(dir, 'release');
@@ -74,7 +78,7 @@ async function generate(): Promise<DirectoryEntry[]> {
     const buildings = cp949Writer(path.join(files, `rnaddrkor_${n}.txt`));
     const lots = cp949Writer(path.join(files, `jibun_rnaddrkor_${n}.txt`));
     let i = 0;
-    for (const e of generateEntries(count, { seed: 7 + n, firstIndex: first, sido })) {
+    for (const e of generateEntries(count, { seed: 7 + n, firstIndex: first, sido, national: true })) {
       await buildings.line(addressDbLine(e));
       if (random() < 0.25) await lots.line(relatedLotLine(e, { main: e.jibunMain + 1 + Math.floor(random() * 3) }));
       if (i++ % every === 0) sample.push(e);
@@ -131,7 +135,7 @@ if (!reuse) {
   for (const [n, sido] of SIDOS.entries()) {
     const count = n === SIDOS.length - 1 ? BUILDINGS - first : Math.round(BUILDINGS * SHARE[n]!);
     let i = 0;
-    for (const e of generateEntries(count, { seed: 7 + n, firstIndex: first, sido })) if (i++ % every === 0) sample.push(e);
+    for (const e of generateEntries(count, { seed: 7 + n, firstIndex: first, sido, national: true })) if (i++ % every === 0) sample.push(e);
     first += count;
   }
 }
@@ -141,8 +145,11 @@ if (!PG_URL) {
   const db = storeConfig.kind === 'sqlite' ? storeConfig.file : '';
   console.log(`store file: ${((sizeOf(db) + sizeOf(`${db}-wal`)) / 1e9).toFixed(2)} GB (${db})`);
 } else {
-  const r = await store.sql.get("SELECT pg_total_relation_size('address_directory') + pg_total_relation_size('address_related_lots') + pg_total_relation_size('address_former_roads') AS n");
-  console.log(`tables and indexes: ${(Number(r?.n) / 1e9).toFixed(2)} GB`);
+  const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${SCHEMA}` });
+  await client.connect();
+  const r = await client.query("SELECT pg_total_relation_size('address_directory') + pg_total_relation_size('address_related_lots') + pg_total_relation_size('address_former_roads') AS n");
+  await client.end();
+  console.log(`tables and indexes: ${(Number(r.rows[0]?.n) / 1e9).toFixed(2)} GB`);
 }
 
 // the addresses: half as the directory has them, half damaged as lists damage them
@@ -195,7 +202,7 @@ for (const [k, n] of quality) {
   const [damage, q] = k.split(':') as [string, string];
   byDamage.set(damage, { ...byDamage.get(damage), [q]: n });
 }
-for (const [damage, q] of [...byDamage].toSorted()) {
+for (const [damage, q] of [...byDamage].toSorted(([a], [b]) => (a < b ? -1 : 1))) {
   const n = Object.values(q).reduce((a, b) => a + b, 0);
   console.log(`  ${damage.padEnd(13)} ${((timeBy.get(damage) ?? 0) / n).toFixed(3)} ms each, ${JSON.stringify(q)}`);
 }

@@ -8,6 +8,7 @@ import iconv from 'iconv-lite';
 import type { DirectoryEntry } from '../domain/address/types.ts';
 import { roadAddressOf } from '../domain/address/official-form.ts';
 import { seededRandom } from '../domain/seeded-random.ts';
+import { SIDOS } from '../domain/address/regions.ts';
 
 /** Columns the DirectoryEntry does not carry; the generator makes plausible ones up. */
 export interface LineExtras {
@@ -56,6 +57,13 @@ const AREAS: readonly { sido: string; code: string; sigungu: readonly string[]; 
   { sido: '경상남도', code: '48', sigungu: ['창원시 성산구', '거제시', '함안군'], rural: true },
   { sido: '세종특별자치시', code: '36', sigungu: [''], rural: false },
 ];
+// every 시/도 and 시/군/구 (the national scale): 도 and 군 have 읍/면 with 리
+const NATIONAL: readonly { sido: string; code: string; sigungu: readonly string[]; rural: boolean }[] = SIDOS.map((s, n) => ({
+  sido: s.name, code: String(11 + n), sigungu: s.sigungu.length > 0 ? s.sigungu : [''], rural: s.name.endsWith('도'),
+}));
+// road names at the national scale: as many syllables as real names draw on, so a 시군구's ~1,000
+// roads are as far apart as real ones (the 26 above make every one-letter typo another road)
+const NATIONAL_SYLLABLES = Array.from('가간갈감강개거건경계고곡공관광교구국군궁권귀규금기길나남내노녹농다단달담당대덕도독동두둔라래로룡류리마만매명모목무문미민박반방배백번범벽병보복본봉부북분비사산삼상새서석선설성세소송수순숭시신심아안암압애양어언여연영예오옥온와왕외용우운울원월위유율은을음의이인일임자작장재전정제조종주죽중지진차창천청초촌추춘충치칠탑태토통파판평포풍하학한함해행향허헌현형혜호홍화환황회효후훈흥희');
 const SYLLABLES = ['가', '남', '대', '동', '명', '문', '봉', '산', '서', '성', '수', '신', '양', '연', '영', '원', '월', '장', '중', '진', '천', '청', '평', '한', '화', '흥'];
 const BUILDING_WORDS = ['타워', '빌딩', '프라자', '아파트', '오피스텔', '센터', '빌라', '상가'];
 
@@ -70,6 +78,8 @@ export interface GenerateOptions {
    * line, the worst case for index locality on import
    */
   order?: 'road' | 'random';
+  /** every 시/도 and 시/군/구, and road names drawn from many syllables (national-scale benches) */
+  national?: boolean;
 }
 
 /** Entries for a fixture: the same seed and options always yield the same buildings. */
@@ -77,8 +87,10 @@ export function* generateEntries(count: number, opts: GenerateOptions = {}): Gen
   const random = seededRandom(opts.seed ?? 1);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(random() * xs.length)] as T;
   const int = (lo: number, hi: number): number => lo + Math.floor(random() * (hi - lo + 1));
-  const word = (n: number): string => Array.from({ length: n }, () => pick(SYLLABLES)).join('');
-  const areas = opts.sido === undefined ? AREAS : AREAS.filter((a) => a.sido === opts.sido);
+  const syllables = opts.national ? NATIONAL_SYLLABLES : SYLLABLES;
+  const word = (n: number): string => Array.from({ length: n }, () => pick(syllables)).join('');
+  const all = opts.national ? NATIONAL : AREAS;
+  const areas = opts.sido === undefined ? all : all.filter((a) => a.sido === opts.sido);
   if (areas.length === 0) throw new RangeError(`no fixture area for ${opts.sido}`);
   const start = opts.firstIndex ?? 0;
   const end = start + count;
@@ -91,7 +103,7 @@ export function* generateEntries(count: number, opts: GenerateOptions = {}): Gen
     const eupmyeondong = rural ? `${word(2)}${random() < 0.3 ? '읍' : '면'}` : `${word(2)}${random() < 0.2 ? `${int(1, 5)}가` : ''}동`;
     const ri = rural ? `${word(2)}리` : '';
     const roadName = random() < 0.4 ? `${word(2)}로${int(1, 60)}번길` : `${word(int(2, 3))}${random() < 0.7 ? '로' : '길'}`;
-    const legalDongCode = `${area.code}${String(110 + sigunguNo * 30).padStart(3, '0')}${String(int(101, 399)).padStart(5, '0')}`;
+    const legalDongCode = `${area.code}${String(110 + sigunguNo * (opts.national ? 10 : 30)).padStart(3, '0')}${String(int(101, 399)).padStart(5, '0')}`;
     const zipcode = `${area.code.slice(0, 1)}${String(int(0, 9999)).padStart(4, '0')}`;
     const buildings = opts.order === 'random' ? 1 : int(1, 60);
     let main = int(0, 20);

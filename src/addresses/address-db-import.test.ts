@@ -59,12 +59,17 @@ describe('parseAddressDbLine', () => {
   });
 });
 
+/** A store that takes everything and keeps nothing, for what is refused before anything is written. */
+const NULL_SINK = {
+  upsertEntries: async () => {}, rebuildIndexes: async () => {}, deferIndexes: async () => false, analyze: async () => {},
+} as unknown as AddressStore;
+
 describe('importAddressDb input handling', () => {
   test('a DIR without *.txt files is an error, not an empty import', T, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
     try {
       writeFileSync(path.join(dir, 'readme.md'), 'not an address file');
-      const sink = { upsertEntries: async () => {} } as unknown as AddressStore;
+      const sink = NULL_SINK;
       await assert.rejects(importAddressDb(dir, sink), /no \*\.txt address files/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -75,7 +80,7 @@ describe('importAddressDb input handling', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
     try {
       writeFileSync(path.join(dir, 'rnaddrkor_zip.txt'), Buffer.alloc(3 * 2 ** 20, 'x|'));
-      const sink = { upsertEntries: async () => {} } as unknown as AddressStore;
+      const sink = NULL_SINK;
       // skipped piecemeal, and then refused: nothing in it was a building
       await assert.rejects(importAddressDb(dir, sink), /none of the \d+ lines .* is a line of the 도로명주소 한글 files/);
     } finally {
@@ -88,7 +93,7 @@ describe('importAddressDb input handling', () => {
     try {
       // 주소DB lines: 도로명주소관리번호|법정동코드|시도명|… in another layout (fewer columns)
       writeFileSync(path.join(dir, '주소_서울특별시.txt'), iconv.encode('11680101001073700000|1168010100|서울특별시|강남구|역삼동||0|737|0|116803122010|테헤란로|0|152|0|06236\n'.repeat(3), 'cp949'));
-      const sink = { upsertEntries: async () => {} } as unknown as AddressStore;
+      const sink = NULL_SINK;
       await assert.rejects(importAddressDb(dir, sink), /another product/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -101,15 +106,40 @@ describe('importAddressDb input handling', () => {
     assert.equal(parseAddressDbLine(`${line}|x`), null, 'a 25th field with something in it is not that');
   });
 
-  test('a failing store fails the import, and reading stops', T, async () => {
+  test('a failing store fails the import, reading stops, and the deferred indexes are built again', T, async () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
+    const db = await openAddressStore('sqlite');
+    const indexes = async () => (await db.all("SELECT name FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL ORDER BY name")).map((r) => r.name);
     try {
+      const built = await indexes();
+      assert.ok(built.length >= 8);
       await writeAddressDbFixture(path.join(dir, 'rnaddrkor_big.txt'), ADDRESS_BATCH_SIZE * 8);
       let calls = 0;
-      const sink = { upsertEntries: async () => { calls++; throw new Error('disk full'); } } as unknown as AddressStore;
-      await assert.rejects(importAddressDb(dir, sink), /disk full/);
+      db.store.upsertEntries = async () => { calls++; throw new Error('disk full'); };
+      await assert.rejects(importAddressDb(dir, db.store), /disk full/);
       assert.ok(calls <= 2, `stopped after the first failed batch, not after ${calls}`);
+      assert.deepEqual(await indexes(), built);
+      assert.equal((await db.all('SELECT name FROM address_deferred_indexes')).length, 0);
     } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('indexes an import that died midway left unbuilt are built by the next one', T, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
+    const db = await openAddressStore('sqlite');
+    try {
+      assert.equal(await db.store.deferIndexes(), true, 'an empty directory defers its indexes');
+      assert.ok((await db.all('SELECT name FROM address_deferred_indexes')).length >= 8);
+      await writeAddressDbFixture(path.join(dir, 'rnaddrkor_a.txt'), 10);
+      await importAddressDb(dir, db.store);
+      assert.equal((await db.all('SELECT name FROM address_deferred_indexes')).length, 0);
+      const plan = await db.all("EXPLAIN QUERY PLAN SELECT building_id FROM address_directory WHERE sigungu = 'a' AND road_name = 'b' AND building_main = 1 AND building_sub = 0");
+      assert.match(String(plan[0]?.detail), /USING INDEX address_directory_road/);
+      assert.equal(await db.store.deferIndexes(), false, 'a directory with rows keeps its indexes');
+    } finally {
+      await db.close();
       rmSync(dir, { recursive: true, force: true });
     }
   });

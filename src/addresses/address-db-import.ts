@@ -190,6 +190,20 @@ export async function importAddressDb(dir: string, sink: AddressStore, opts: Imp
   // an empty or mistyped DIR would otherwise "succeed" with zero rows
   if (files.length === 0) throw new Error(`no *.txt address files in ${dir}`);
   const counts: ImportResult = { files: files.length, rows: 0, deleted: 0, related_lots: 0, skipped: 0 };
+  // indexes an earlier import left unbuilt (it died midway) are built before anything else
+  await sink.rebuildIndexes();
+  // a first import loads without the secondary indexes and builds them once at the end
+  const deferred = await sink.deferIndexes();
+  try {
+    await load(files, dir, sink, counts, opts);
+  } finally {
+    if (deferred) await sink.rebuildIndexes();
+  }
+  await sink.analyze();
+  return counts;
+}
+
+async function load(files: { file: string; kind: FileKind }[], dir: string, sink: AddressStore, counts: ImportResult, opts: ImportOptions): Promise<void> {
   let batch = new Batch();
   let writing: Promise<void> = Promise.resolve();
   const failure: { error?: unknown } = {};
@@ -256,6 +270,4 @@ export async function importAddressDb(dir: string, sink: AddressStore, opts: Imp
   if (counts.rows + counts.deleted + counts.related_lots === 0 && counts.skipped > 0) {
     throw new Error(`none of the ${counts.skipped} lines in ${dir} is a line of the 도로명주소 한글 files (rnaddrkor_*.txt: 24 '|'-separated columns; jibun_rnaddrkor_*.txt: 14); was another product downloaded?`);
   }
-  await sink.analyze();
-  return counts;
 }

@@ -65,7 +65,7 @@ const world = sandboxWorld().entries;
 before(async () => {
   local = await openAddressStore('sqlite');
   await local.store.upsertEntries(world);
-  juso = await startFakeJuso({ entries: world, confmKey: 'k' });
+  juso = await startFakeJuso({ entries: [...world], confmKey: 'k' });
   services = [
     { name: 'sandbox', service: createAddressService(new SandboxDirectory()) },
     { name: 'local', service: createAddressService(new LocalDirectory(local.store)) },

@@ -87,6 +87,9 @@ const formerColumnsOf = (f: FormerRoadOf): unknown[] => [f.buildingId, f.former.
 const LOT_COLUMNS = 'building_id, sido, sigungu, eupmyeondong, ri, mountain, jibun_main, jibun_sub';
 const lotColumnsOf = (l: RelatedLotOf): unknown[] => [l.buildingId, l.sido, l.sigungu, l.lot.eupmyeondong, l.lot.ri, l.lot.mountain, l.lot.main, l.lot.sub];
 
+/** The i-th value of a JSON row of json_each(?) AS n. */
+const v = (i: number): string => `n.value ->> ${i}`;
+
 /** An entry found through a former road or a related lot: the columns, then the way it was found. */
 function foundVia(r: Record<string, unknown>, via: NonNullable<DirectoryEntry['via']>): DirectoryEntry {
   return { ...addressRowToEntry(r), via };
@@ -104,6 +107,8 @@ export interface RoadKey {
 export const roadKey = (k: RoadKey): string => JSON.stringify([k.sigungu, k.roadName, k.main, k.sub]).slice(1, -1);
 
 const ROAD_KEYS_PER_STATEMENT = 1_000;
+/** The tables of the local directory, whose secondary indexes a first import defers. */
+const DIRECTORY_TABLES = ['address_directory', 'address_related_lots', 'address_former_roads'];
 
 export class AddressStore extends OverSql {
   async #select(where: string[], order: string, params: unknown[], limit: number): Promise<DirectoryEntry[]> {
@@ -140,20 +145,56 @@ export class AddressStore extends OverSql {
         );
         continue;
       }
-      // the embedded store: a prepared statement per row, one transaction per batch (a commit per
-      // row would make an import take hours)
+      // the embedded store: two statements per batch over the batch as JSON (json_each), one
+      // transaction; a statement per row spent more time crossing into SQLite than in it
+      const list = JSON.stringify(b.map(columnsOf));
       await this.sql.tx(async (t) => {
-        for (const e of b) {
-          // a building whose road or number changes keeps its old address findable (a renamed road)
-          await t.run(
-            `INSERT INTO address_former_roads (${FORMER_COLUMNS})
-             SELECT building_id, sigungu, road_name, underground, building_main, building_sub FROM address_directory
-             WHERE building_id = ? AND (road_name <> ? OR underground <> ? OR building_main <> ? OR building_sub <> ?)
-             ON CONFLICT DO NOTHING`,
-            [e.buildingId, e.roadName, e.underground, e.buildingMain, e.buildingSub],
-          );
-          await t.run(`INSERT INTO address_directory (${ADDRESS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ${UPDATE_CHANGED}`, columnsOf(e));
-        }
+        // a building whose road or number changes keeps its old address findable (a renamed road)
+        await t.run(
+          `INSERT INTO address_former_roads (${FORMER_COLUMNS})
+           SELECT a.building_id, a.sigungu, a.road_name, a.underground, a.building_main, a.building_sub
+           FROM json_each(?) n JOIN address_directory a ON a.building_id = ${v(0)}
+           WHERE a.road_name <> ${v(6)} OR a.underground <> ${v(7)} OR a.building_main <> ${v(8)} OR a.building_sub <> ${v(9)}
+           ON CONFLICT DO NOTHING`,
+          [list],
+        );
+        // "WHERE true": without it SQLite reads ON CONFLICT as the join's ON
+        await t.run(
+          `INSERT INTO address_directory (${ADDRESS_COLUMNS})
+           SELECT ${ADDRESS_COLUMNS.split(', ').map((_, i) => v(i)).join(', ')} FROM json_each(?) n WHERE true ${UPDATE_CHANGED}`,
+          [list],
+        );
+      });
+    }
+  }
+
+  /**
+   * Before a first import: drops the secondary indexes of the (empty) directory tables, their
+   * definitions kept in address_deferred_indexes; rebuildIndexes() makes them again. Does nothing
+   * and returns false when the directory holds rows (lookups may be reading it).
+   */
+  async deferIndexes(): Promise<boolean> {
+    if ((await this.count()) > 0) return false;
+    const tables = DIRECTORY_TABLES.map((t) => `'${t}'`).join(', ');
+    const indexes = this.sql.dialect === 'postgres'
+      ? await this.sql.all(`SELECT indexname AS name, indexdef AS ddl FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN (${tables}) AND indexname NOT LIKE '%_pkey'`)
+      : await this.sql.all(`SELECT name, sql AS ddl FROM sqlite_master WHERE type = 'index' AND tbl_name IN (${tables}) AND sql IS NOT NULL`);
+    if (indexes.length === 0) return false;
+    await this.sql.tx(async (t) => {
+      for (const i of indexes) {
+        await t.run('INSERT INTO address_deferred_indexes (name, ddl) VALUES (?, ?) ON CONFLICT DO NOTHING', [i.name, i.ddl]);
+        await t.run(`DROP INDEX IF EXISTS ${String(i.name)}`);
+      }
+    });
+    return true;
+  }
+
+  /** Builds the indexes deferIndexes() dropped (also those of an import that died midway). */
+  async rebuildIndexes(): Promise<void> {
+    for (const i of await this.sql.all('SELECT name, ddl FROM address_deferred_indexes ORDER BY name')) {
+      await this.sql.tx(async (t) => {
+        await t.run(String(i.ddl).replace(/^CREATE (UNIQUE )?INDEX (IF NOT EXISTS )?/i, (_, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS `));
+        await t.run('DELETE FROM address_deferred_indexes WHERE name = ?', [i.name]);
       });
     }
   }
@@ -341,7 +382,7 @@ export class AddressStore extends OverSql {
    * index (every building of the 시군구) rather than by the lot's own index: ten times slower.
    */
   async analyze(): Promise<void> {
-    for (const table of ['address_directory', 'address_related_lots', 'address_former_roads']) await this.sql.run(`ANALYZE ${table}`);
+    for (const table of DIRECTORY_TABLES) await this.sql.run(`ANALYZE ${table}`);
   }
 
   async count(): Promise<number> {

@@ -16,11 +16,13 @@ export interface OpenAddressStore {
   store: AddressStore;
   /** runs the address migration again (it must be idempotent) */
   migrateAgain(): Promise<void>;
+  /** a statement on the same database, for looking at what the store cannot say (its indexes) */
+  all(sql: string): Promise<Record<string, unknown>[]>;
   close(): Promise<void>;
 }
 
 /** The migrations that make the address directory, in order: the table, then what later ones added. */
-const ADDRESS_MIGRATIONS = ['0004_addresses', '0027_address_statistics', '0031_address_building_name', '0032_address_history'];
+const ADDRESS_MIGRATIONS = ['0004_addresses', '0027_address_statistics', '0031_address_building_name', '0032_address_history', '0033_address_deferred_indexes'];
 
 function addressMigration(engine: AddressStoreKind, version = '0004_addresses'): string {
   const m = loadMigrations(engine).find((x) => x.version === version);
@@ -37,6 +39,7 @@ export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddr
     return {
       store: new AddressStore(new SqliteSql(db)),
       migrateAgain: async () => db.exec(addressMigration('sqlite')),
+      all: async (sql) => db.prepare(sql).all(),
       close: async () => db.close(),
     };
   }
@@ -49,6 +52,7 @@ export async function openAddressStore(kind: AddressStoreKind): Promise<OpenAddr
   return {
     store: new AddressStore(new PostgresSql(pool)),
     migrateAgain: async () => { await pool.query(addressMigration('postgres')); },
+    all: async (sql) => (await pool.query(sql)).rows as Record<string, unknown>[],
     close: async () => {
       try {
         await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

@@ -81,17 +81,30 @@ export interface CandidateFit {
   changes: AddressChange[];
 }
 
+// rows of editDistance, reused: it runs for every road of a typo scan
+let rowA = new Int32Array(32);
+let rowB = new Int32Array(32);
+
 /** Levenshtein distance over UTF-16 units; each Hangul syllable is one unit. */
 export function editDistance(a: string, b: string): number {
   if (a === b) return 0;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  if (b.length + 1 > rowA.length) {
+    rowA = new Int32Array(b.length + 1);
+    rowB = new Int32Array(b.length + 1);
+  }
+  let prev = rowA;
+  let cur = rowB;
+  for (let j = 0; j <= b.length; j++) prev[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i];
+    cur[0] = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      cur.push(Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + cost));
+      const sub = prev[j - 1]! + (ca === b.charCodeAt(j - 1) ? 0 : 1);
+      const del = prev[j]! + 1;
+      const ins = cur[j - 1]! + 1;
+      cur[j] = sub < del ? (sub < ins ? sub : ins) : del < ins ? del : ins;
     }
-    prev = cur;
+    [prev, cur] = [cur, prev];
   }
   return prev[b.length]!;
 }

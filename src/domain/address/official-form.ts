@@ -6,15 +6,19 @@ import type { DirectoryEntry } from './types.ts';
 type Parts = Pick<DirectoryEntry, 'sido' | 'sigungu' | 'eupmyeondong' | 'roadName' | 'underground' | 'buildingMain' | 'buildingSub'>;
 
 /** 읍/면 areas write their 읍/면 into the road address; 동 areas do not (it goes to the 참고항목). */
-const isEupMyeon = (name: string): boolean => /[읍면]$/.test(name);
+const isEupMyeon = (name: string): boolean => name.endsWith('읍') || name.endsWith('면');
 
 /**
  * The road-name address without 참고항목: "서울특별시 강남구 테헤란로 152", "세종특별자치시 조치원읍
  * 새내로 96", "경기도 양평군 양평읍 양근로 12", "… 세종대로 지하 2", "… 123-4".
  */
 export function roadAddressOf(e: Parts): string {
-  const number = `${e.underground ? '지하 ' : ''}${e.buildingMain}${e.buildingSub ? `-${e.buildingSub}` : ''}`;
-  return [e.sido, e.sigungu, isEupMyeon(e.eupmyeondong) ? e.eupmyeondong : '', e.roadName, number].filter((p) => p !== '').join(' ');
+  // concatenated, not joined from a list: every candidate a directory reads builds one
+  let out = e.sido;
+  if (e.sigungu !== '') out += ` ${e.sigungu}`;
+  if (isEupMyeon(e.eupmyeondong)) out += ` ${e.eupmyeondong}`;
+  out += ` ${e.roadName} ${e.underground ? '지하 ' : ''}${e.buildingMain}`;
+  return e.buildingSub ? `${out}-${e.buildingSub}` : out;
 }
 
 /** The lot-number address: "서울특별시 강남구 역삼동 737", "경기도 양평군 양평읍 양근리 산 123-4". */

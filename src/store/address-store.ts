@@ -193,6 +193,9 @@ export class AddressStore extends OverSql {
   async rebuildIndexes(): Promise<void> {
     for (const i of await this.sql.all('SELECT name, ddl FROM address_deferred_indexes ORDER BY name')) {
       await this.sql.tx(async (t) => {
+        // PostgreSQL sorts an index of millions of rows in memory given room (its default 64 MB
+        // spills to disk); the setting ends with the transaction
+        if (this.sql.dialect === 'postgres') await t.run("SET LOCAL maintenance_work_mem = '256MB'");
         await t.run(String(i.ddl).replace(/^CREATE (UNIQUE )?INDEX (IF NOT EXISTS )?/i, (_, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS `));
         await t.run('DELETE FROM address_deferred_indexes WHERE name = ?', [i.name]);
       });

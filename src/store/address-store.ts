@@ -29,6 +29,9 @@ export const ADDRESS_COLUMNS =
   'building_id, zipcode, sido, sigungu, eupmyeondong, ri, road_name, underground, building_main, building_sub, ' +
   'mountain, jibun_main, jibun_sub, building_name, road_address, register_name';
 
+/** ADDRESS_COLUMNS of address_directory joined as `a`. */
+const JOINED_COLUMNS = ADDRESS_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ');
+
 /**
  * A row as an entry. The road address is rebuilt from the row's parts rather than read from
  * `road_address`, so rows imported before the 읍/면 went into it read in today's official form.
@@ -252,41 +255,40 @@ export class AddressStore extends OverSql {
    * main, any number. Each carries the former address it was found by.
    */
   async findByFormerRoad(sigungu: string | null, roadName: string, main: number | null, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
-    const where = ['f.road_name = ?'];
+    const where = ['x.road_name = ?'];
     const params: unknown[] = [roadName];
-    if (sigungu !== null) { where.push('f.sigungu = ?'); params.push(sigungu); }
-    if (main !== null) { where.push('f.building_main = ?'); params.push(main); }
-    if (sub !== null) { where.push('f.building_sub = ?'); params.push(sub); }
-    const rows = await this.sql.all(
-      `SELECT ${ADDRESS_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')}, f.sigungu AS f_sigungu, f.road_name AS f_road, f.underground AS f_underground,
-         f.building_main AS f_main, f.building_sub AS f_sub
-       FROM address_former_roads f JOIN address_directory a ON a.building_id = f.building_id
-       WHERE ${where.join(' AND ')} ORDER BY f.building_main, f.building_sub, a.building_id LIMIT ?`,
-      [...params, Math.max(0, limit)],
-    );
+    if (sigungu !== null) { where.push('x.sigungu = ?'); params.push(sigungu); }
+    if (main !== null) { where.push('x.building_main = ?'); params.push(main); }
+    if (sub !== null) { where.push('x.building_sub = ?'); params.push(sub); }
+    const rows = await this.#joined('address_former_roads', 'x.sigungu AS x_sigungu, x.road_name AS x_road, x.underground AS x_underground, x.building_main AS x_main, x.building_sub AS x_sub',
+      where, 'x.building_main, x.building_sub, a.building_id', params, limit);
     return rows.map((r) => foundVia(r, {
-      kind: 'former_road', sigungu: String(r.f_sigungu), roadName: String(r.f_road), underground: bool(r.f_underground), main: Number(r.f_main), sub: Number(r.f_sub),
+      kind: 'former_road', sigungu: String(r.x_sigungu), roadName: String(r.x_road), underground: bool(r.x_underground), main: Number(r.x_main), sub: Number(r.x_sub),
     }));
   }
 
   /** Buildings standing on a lot besides their own (관련지번), as findByJibun asks; each carries that lot. */
   async findByRelatedLot(sido: string | null, sigungu: string | null, dong: string, main: number, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
-    const lot = sub === null ? 'l.jibun_main = ?' : 'l.jibun_main = ? AND l.jibun_sub = ?';
+    const lot = sub === null ? 'x.jibun_main = ?' : 'x.jibun_main = ? AND x.jibun_sub = ?';
     const lotParams: unknown[] = sub === null ? [main] : [main, sub];
-    const where = [`((l.eupmyeondong = ? AND ${lot}) OR (l.ri = ? AND l.ri <> '' AND ${lot}))`];
+    const where = [`((x.eupmyeondong = ? AND ${lot}) OR (x.ri = ? AND x.ri <> '' AND ${lot}))`];
     const params: unknown[] = [dong, ...lotParams, dong, ...lotParams];
-    if (sido !== null) { where.push('l.sido = ?'); params.push(sido); }
-    if (sigungu !== null) { where.push('l.sigungu = ?'); params.push(sigungu); }
-    const rows = await this.sql.all(
-      `SELECT ${ADDRESS_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')}, l.eupmyeondong AS l_dong, l.ri AS l_ri, l.mountain AS l_mountain,
-         l.jibun_main AS l_main, l.jibun_sub AS l_sub
-       FROM address_related_lots l JOIN address_directory a ON a.building_id = l.building_id
-       WHERE ${where.join(' AND ')} ORDER BY l.jibun_sub, l.mountain, a.building_main, a.building_sub, a.building_id LIMIT ?`,
+    if (sido !== null) { where.push('x.sido = ?'); params.push(sido); }
+    if (sigungu !== null) { where.push('x.sigungu = ?'); params.push(sigungu); }
+    const rows = await this.#joined('address_related_lots', 'x.eupmyeondong AS x_dong, x.ri AS x_ri, x.mountain AS x_mountain, x.jibun_main AS x_main, x.jibun_sub AS x_sub',
+      where, 'x.jibun_sub, x.mountain, a.building_main, a.building_sub, a.building_id', params, limit);
+    return rows.map((r) => foundVia(r, {
+      kind: 'related_lot', eupmyeondong: String(r.x_dong), ri: String(r.x_ri), mountain: bool(r.x_mountain), main: Number(r.x_main), sub: Number(r.x_sub),
+    }));
+  }
+
+  /** Directory rows joined to `table` (as x) by building, with x's `extra` columns. */
+  #joined(table: string, extra: string, where: string[], order: string, params: unknown[], limit: number): Promise<Record<string, unknown>[]> {
+    return this.sql.all(
+      `SELECT ${JOINED_COLUMNS}, ${extra} FROM ${table} x JOIN address_directory a ON a.building_id = x.building_id
+       WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`,
       [...params, Math.max(0, limit)],
     );
-    return rows.map((r) => foundVia(r, {
-      kind: 'related_lot', eupmyeondong: String(r.l_dong), ri: String(r.l_ri), mountain: bool(r.l_mountain), main: Number(r.l_main), sub: Number(r.l_sub),
-    }));
   }
 
   /**
@@ -315,7 +317,7 @@ export class AddressStore extends OverSql {
     for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
       const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => JSON.parse(`[${k}]`) as [string, string, number, number]);
       const rows = await this.sql.all(
-        `SELECT ${ADDRESS_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ')}
+        `SELECT ${JOINED_COLUMNS}
          FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a
            ON a.sigungu = k.value ->> 0 AND a.road_name = k.value ->> 1 AND a.building_main = (k.value ->> 2)::int AND a.building_sub = (k.value ->> 3)::int`,
         [JSON.stringify(part)],

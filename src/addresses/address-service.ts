@@ -20,13 +20,33 @@ export interface AddressService {
 // nothing written, nothing to look up: the same not_found shape, without a directory call
 const blank = (parsed: ParsedAddress): boolean => parsed.raw.trim() === '';
 
+/**
+ * The other reading of "세종로 1-68", "충정로2가 185": a 법정동 named like a road (서울 종로구
+ * 세종로, 중구 충정로1가 …) with its lot, when the road reading found nothing.
+ */
+function asLot(p: ParsedAddress): ParsedAddress | null {
+  const road = p.road;
+  if (!road || road.underground || p.jibun !== null || !/^[가-힣]{1,6}로(\d가)?$/.test(road.name)) return null;
+  return { ...p, road: null, jibun: { dong: road.name, mountain: false, main: road.main, sub: road.sub }, form: 'jibun' };
+}
+
+/** The match of the road reading, or of the lot reading when the road one found no building it could be. */
+async function matchEitherWay(directory: AddressDirectory, parsed: ParsedAddress, candidates: DirectoryEntry[]): Promise<AddressCheck> {
+  const match = matchAddress(parsed, candidates);
+  const lot = match.quality === 'not_found' ? asLot(parsed) : null;
+  if (lot) {
+    const other = matchAddress(lot, await directory.find(lot));
+    if (other.quality !== 'not_found') return { ...other, parsed: lot };
+  }
+  return { ...match, parsed };
+}
+
 export function createAddressService(directory: AddressDirectory): AddressService {
   return {
     source: directory.source,
     async check(raw: string): Promise<AddressCheck> {
       const parsed = parseAddress(raw);
-      const candidates = blank(parsed) ? [] : await directory.find(parsed);
-      return { ...matchAddress(parsed, candidates), parsed };
+      return blank(parsed) ? { ...matchAddress(parsed, []), parsed } : matchEitherWay(directory, parsed, await directory.find(parsed));
     },
     async checkMany(raws: readonly string[]): Promise<Map<string, AddressCheck | Error>> {
       const parsed = [...new Set(raws)].map(parseAddress);
@@ -46,7 +66,9 @@ export function createAddressService(directory: AddressDirectory): AddressServic
       const out = new Map<string, AddressCheck | Error>();
       for (const p of parsed) {
         const candidates = found.get(p) ?? [];
-        out.set(p.raw, candidates instanceof Error ? candidates : { ...matchAddress(p, candidates), parsed: p });
+        if (candidates instanceof Error) out.set(p.raw, candidates);
+        else if (blank(p)) out.set(p.raw, { ...matchAddress(p, []), parsed: p });
+        else out.set(p.raw, await matchEitherWay(directory, p, candidates).catch(toError));
       }
       return out;
     },

@@ -53,6 +53,10 @@ function formsOf(e: DirectoryEntry, r: () => number): Form[] {
   if (e.sigungu !== '' && /[가-힣]{2,}(로|길)$/.test(e.roadName) && !/\d/.test(e.roadName)) {
     forms.push({ kind: 'no 로/길', raw: `${region} ${e.roadName.slice(0, -1)} ${num}`, juso: false });
   }
+  // a 법정동 named like a road (종로구 세종로, 중구 충정로1가) with its lot
+  if (/로(\d가)?$/.test(e.eupmyeondong)) {
+    forms.push({ kind: 'dong like a road', raw: `${region} ${e.eupmyeondong} ${e.jibunMountain ? '산' : ''}${e.jibunMain}${e.jibunSub ? `-${e.jibunSub}` : ''}`, juso: true });
+  }
   if (e.buildingName !== '') forms.push({ kind: 'name alone', raw: `${region} ${e.eupmyeondong} ${e.buildingName} 1203호`, juso: true });
   return forms;
 }
@@ -85,6 +89,7 @@ test('every directory answers the same table alike', T, async () => {
     ...world.filter((e) => e.ri !== '').filter(() => r() < 0.002).slice(0, 8),
     ...world.filter((e) => e.sigungu === '').slice(0, 4),
     ...world.filter((e) => e.buildingName === '' && e.ri === '').filter(() => r() < 0.001).slice(0, 8),
+    ...world.filter((e) => /로(\d가)?$/.test(e.eupmyeondong) && !e.jibunMountain).slice(0, 4),
   ];
   const tally = new Map<string, Map<string, number>>();
   let compared = 0;
@@ -115,4 +120,5 @@ test('every directory answers the same table alike', T, async () => {
   assert.ok(share('vowel slip', 'corrected') >= 0.6, JSON.stringify([...tally.get('vowel slip')!]));
   assert.ok(share('no 로/길', 'corrected') >= 0.6, JSON.stringify([...tally.get('no 로/길')!]));
   assert.ok(share('name alone', 'corrected') >= 0.6, JSON.stringify([...tally.get('name alone')!]));
+  assert.ok(share('dong like a road', 'not_found') === 0, JSON.stringify([...tally.get('dong like a road')!]));
 });

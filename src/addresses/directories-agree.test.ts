@@ -49,9 +49,9 @@ function formsOf(e: DirectoryEntry, r: () => number): Form[] {
     { kind: 'wrong number', raw: `${region} ${e.roadName} ${e.buildingMain + 7000}`, juso: true },
   ];
   const slip = vowelSlip(e.roadName);
-  if (slip) forms.push({ kind: 'vowel slip', raw: `${region} ${slip} ${num}`, juso: false });
+  if (slip) forms.push({ kind: 'vowel slip', raw: `${region} ${slip} ${num}`, juso: true });
   if (e.sigungu !== '' && /[가-힣]{2,}(로|길)$/.test(e.roadName) && !/\d/.test(e.roadName)) {
-    forms.push({ kind: 'no 로/길', raw: `${region} ${e.roadName.slice(0, -1)} ${num}`, juso: false });
+    forms.push({ kind: 'no 로/길', raw: `${region} ${e.roadName.slice(0, -1)} ${num}`, juso: true });
   }
   // a 법정동 named like a road (종로구 세종로, 중구 충정로1가) with its lot
   if (/로(\d가)?$/.test(e.eupmyeondong)) {

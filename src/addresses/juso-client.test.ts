@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import type { DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { UpstreamError } from '../domain/status.ts';
 import { type FakeJuso, startFakeJuso } from './fake-juso-server.ts';
-import { JusoDirectory, JusoHttpClient } from './juso-client.ts';
+import { JusoDirectory, JusoHttpClient, typoParts } from './juso-client.ts';
 
 const KEY = 'U01TX0FVVEgy+/=';
 const T = { timeout: 10_000 };
@@ -116,7 +116,8 @@ describe('JusoHttpClient and JusoDirectory against the fake juso', () => {
     reset();
     const dir = directory();
     await dir.find(parsed({ sigungu: '강남구', road: { name: '테헤란로[본선]', underground: false, main: 152, sub: 0 } }));
-    assert.equal(fake.received.at(-1), '강남구 테헤란로 본선 152');
+    // (then the parts of the name a typo may hide in, as it found nothing)
+    assert.ok(fake.received.includes('강남구 테헤란로 본선 152'), fake.received.join(' / '));
     await dir.close();
   });
 
@@ -184,8 +185,10 @@ describe('JusoHttpClient and JusoDirectory against the fake juso', () => {
     // an empty answer is an answer
     const nowhere = parsed({ sigungu: '강남구', road: { name: '없는로', underground: false, main: 1, sub: 0 } });
     assert.deepEqual(await dir.find(nowhere), []);
+    const asked = fake.calls;
+    assert.ok(asked - callsBefore >= 2, 'the name, then the parts a typo may hide in');
     assert.deepEqual(await dir.find(nowhere), []);
-    assert.equal(fake.calls - callsBefore, 2);
+    assert.equal(fake.calls, asked, 'all of them cached');
     fake.setOptions({ errorRate: 1 });
     const other = parsed({ road: { name: '세종대로', underground: true, main: 2, sub: 0 } });
     await rejectsWith(dir.find(other), 'http_5xx', true);
@@ -247,6 +250,30 @@ describe('JusoHttpClient and JusoDirectory against the fake juso', () => {
     const c = new JusoHttpClient({ baseUrl: url, confmKey: KEY });
     const e = await rejectsWith(c.searchOnce('테헤란로 152', 10, signal()), 'network', true);
     assert.doesNotMatch(e.message, /U01TX/);
+  });
+});
+
+const onRoad = (name: string): ParsedAddress => parsed({ road: { name, underground: false, main: 1, sub: 0 } });
+
+describe('a road name with a typo on juso', () => {
+  let fake: FakeJuso;
+  before(async () => { fake = await startFakeJuso({ entries: ENTRIES, confmKey: KEY }); });
+  after(async () => { await fake.close(); });
+
+  test('asks for the parts of the name around each letter that may be wrong, the branch number left out', () => {
+    assert.deepEqual(typoParts(onRoad('태헤란로')), ['헤란로', '란로', '태헤', '태헤란']);
+    assert.deepEqual(typoParts(onRoad('술밭로12번길')), ['밭로', '술밭']);
+    assert.deepEqual(typoParts(onRoad('중앙')), []);
+  });
+
+  test('finds the road a typo away; a road merely sharing letters is not it', T, async () => {
+    const dir = new JusoDirectory({ baseUrl: fake.url, confmKey: KEY, ...fast });
+    const typo = await dir.find({ ...GFC_QUERY, road: { ...GFC_QUERY.road!, name: '태헤란로' } });
+    assert.deepEqual(typo.map((e) => e.buildingId), [GFC.buildingId]);
+    const calls = fake.received.length;
+    // 헤란공원로 shares 헤란 with 테헤란로 but is three letters from it: another road
+    assert.deepEqual(await dir.find({ ...GFC_QUERY, road: { ...GFC_QUERY.road!, name: '헤란공원로' } }), []);
+    assert.ok(fake.received.length - calls <= 6, 'one question per letter at most, not one per road');
   });
 });
 

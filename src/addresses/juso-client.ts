@@ -95,8 +95,21 @@ export class JusoDirectory implements AddressDirectory {
   async find(query: ParsedAddress, limit = 20): Promise<DirectoryEntry[]> {
     const keyword = jusoKeyword(query);
     if (keyword === null || limit <= 0) return [];
-    const page = await this.#page(keyword, Math.max(limit, JUSO_DEFAULTS.pageSize));
-    return page.entries.slice(0, limit).map((e) => foundThrough(query, e));
+    const count = Math.max(limit, JUSO_DEFAULTS.pageSize);
+    const page = await this.#page(keyword, count);
+    if (page.entries.length > 0 || !query.road) return page.entries.slice(0, limit).map((e) => foundThrough(query, e));
+    // juso does not forgive a typo in a road name, but it finds a road by part of its name: the
+    // parts around each letter that may be wrong, until one finds buildings on a road a typo
+    // away (roadNameDistance, the rule of the other directories); other roads found so are not
+    // the one meant
+    const written = query.road.name;
+    for (const part of typoParts(query)) {
+      const k = jusoKeyword({ ...query, road: { ...query.road, name: part } });
+      if (k === null) continue;
+      const near = (await this.#page(k, count)).entries.filter((e) => roadNameDistance(written, e.roadName) !== null);
+      if (near.length > 0) return near.slice(0, limit);
+    }
+    return [];
   }
 
   async #page(keyword: string, count: number): Promise<JusoPage> {
@@ -171,4 +184,22 @@ export function foundThrough(q: ParsedAddress, e: DirectoryEntry): DirectoryEntr
   const own = dongAgrees(j.dong, e) && j.mountain === e.jibunMountain && j.main === e.jibunMain && j.sub === e.jibunSub;
   if (own) return e;
   return { ...e, via: { kind: 'related_lot', eupmyeondong: j.dong, ri: '', mountain: j.mountain, main: j.main, sub: j.sub } };
+}
+
+/**
+ * What juso is asked for when a written road name found nothing: for each letter that may be the
+ * mistyped one, the parts of the name around it (each of at least two letters, as searched
+ * words), so "태헤란로" asks for 헤란로, "테해란로" for 란로 — substrings of the real name juso
+ * matches within the written 시군구 and number. A branch road's number ("12번길") is left out: a
+ * searched word with digits must match a whole word.
+ */
+export function typoParts(q: ParsedAddress): string[] {
+  const name = /^[^\d]*/.exec(q.road?.name ?? '')![0];
+  if (name.length < 3) return [];
+  const out = new Set<string>();
+  for (let i = 0; i < name.length; i++) {
+    const parts = [name.slice(0, i), name.slice(i + 1)].filter((p) => p.length >= 2);
+    if (parts.length > 0) out.add(parts.join(' '));
+  }
+  return [...out];
 }

@@ -175,7 +175,8 @@ function relabel(error: unknown): unknown {
  */
 export function foundThrough(q: ParsedAddress, e: DirectoryEntry): DirectoryEntry {
   if (q.road) {
-    if (roadNameDistance(q.road.name, e.roadName) !== null) return e;
+    // a road whose name holds the written one was found by that part of its name, not its history
+    if (roadNameDistance(q.road.name, e.roadName) !== null || e.roadName.includes(q.road.name)) return e;
     const { name, underground, main, sub } = q.road;
     return { ...e, via: { kind: 'former_road', sigungu: q.sigungu ?? e.sigungu, roadName: name, underground, main, sub } };
   }

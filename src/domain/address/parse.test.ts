@@ -248,7 +248,10 @@ test('a building written by its name after its 동 or 시군구, with no road or
 
 test('a road written without its 로/길 after the 시군구 is read as written; a building name followed by a number is not a road', () => {
   assert.deepEqual(parseAddress('서울 강남구 테헤란 152 3층').road, { name: '테헤란', underground: false, main: 152, sub: 0 });
-  assert.deepEqual(parseAddress('경기도 양평군 양평읍 양근 12-3').road, { name: '양근', underground: false, main: 12, sub: 3 });
+  assert.deepEqual(parseAddress('경기도 양평군 양근 12-3').road, { name: '양근', underground: false, main: 12, sub: 3 });
+  const lot = parseAddress('성남시 분당구 정자동 네이버 178-1');
+  assert.equal(lot.road, null, 'after a 동, a name and a lot');
+  assert.deepEqual(lot.jibun, { dong: '정자동', mountain: false, main: 178, sub: 1 });
   assert.equal(parseAddress('서울 강남구 한빛타워 12').road, null);
   assert.equal(parseAddress('서울 강남구 역삼동 737').road, null, 'a 동 and its lot stay a lot');
   assert.equal(parseAddress('테헤란 152').road, null, 'without a 시군구 a word and a number say too little');

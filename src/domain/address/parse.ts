@@ -84,7 +84,8 @@ export function parseAddress(raw: string): ParsedAddress {
       }
       // "강남구 테헤란 152": a road written without its 로/길, read as written — the directories
       // look for the road it is a letter short of, as for any typo
-      const n = out.sigungu !== null || out.sido === SEJONG ? NUMBER_RE.exec(tokens[i + 1] ?? '') : null;
+      // (right after the 시군구 only: after a 동 a word and a number are a name and a lot)
+      const n = (out.sigungu !== null || out.sido === SEJONG) && emd.length === 0 ? NUMBER_RE.exec(tokens[i + 1] ?? '') : null;
       if (n && n[1] !== '산' && n[4] !== '번지' && /^[가-힣]{2,8}$/.test(t) && !DONG_RE.test(t) && !BUILDING_WORD.test(t) && !COMPANY_MARKS.has(t) && !FILLER.has(t)) {
         out.road = { name: t, underground: n[1] === '지하', main: Number(n[2]), sub: Number(n[3] ?? 0) };
         baseDone = true;

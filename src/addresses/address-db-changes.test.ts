@@ -2,7 +2,7 @@
 // day: renamed roads stay findable by their old address, 폐지 lines delete, related lots come and
 // go, a day with nothing says "No Data", and applying the same files twice changes nothing.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -60,9 +60,10 @@ describeEachAddressStore('change files (변동분)', (kind) => {
       relatedLotLine(TOWER, { main: 736 }, '63'),
       relatedLotLine(ADDED, { main: 744, sub: 1 }, '31'),
     ]);
-    // day 2 had nothing
-    writeFileSync(path.join(changes, 'AlterD.JUSUKR.20261103.TH_SGCO_RNADR_MST.TXT'), 'No Data');
-    writeFileSync(path.join(changes, 'AlterD.JUSUKR.20261103.TH_SGCO_RNADR_LNBR.TXT'), 'No Data');
+    // day 2 had nothing; its archive was extracted to a folder of its own
+    mkdirSync(path.join(changes, '20261103_dailyjusukrdata'));
+    writeFileSync(path.join(changes, '20261103_dailyjusukrdata', 'AlterD.JUSUKR.20261103.TH_SGCO_RNADR_MST.TXT'), 'No Data');
+    writeFileSync(path.join(changes, '20261103_dailyjusukrdata', 'AlterD.JUSUKR.20261103.TH_SGCO_RNADR_LNBR.TXT'), 'No Data');
   });
   after(async () => {
     await db.close();

@@ -145,17 +145,20 @@ const BUILDINGS = /^rnaddrkor_|TH_SGCO_RNADR_MST/i;
 const dayOf = (name: string): string => /JUSUKR\.(\d{8})\./i.exec(name)?.[1] ?? '';
 
 /**
- * The files of DIR to apply, in order: the full release, then change files day by day, each day's
- * buildings before its lots. Other *.txt files are read as building files only when none is
- * recognisable by name (a folder of renamed files).
+ * The files of DIR and its subfolders to apply, in order: the full release, then change files
+ * day by day, each day's buildings before its lots. Other *.txt files are read as building files
+ * only when none is recognisable by name (a folder of renamed files).
  */
 async function addressFiles(dir: string): Promise<{ file: string; kind: FileKind }[]> {
-  const found = await readdir(dir, { withFileTypes: true });
-  const txt = found.filter((d) => d.isFile() && /\.txt$/i.test(d.name)).map((d) => d.name);
-  const known = txt.filter((n) => LOTS.test(n) || BUILDINGS.test(n));
-  const files = (known.length > 0 ? known : txt).map((name): { name: string; kind: FileKind } => ({ name, kind: LOTS.test(name) ? 'lots' : 'buildings' }));
-  const rank = (f: { name: string; kind: FileKind }): string => `${dayOf(f.name)}|${f.kind === 'buildings' ? 0 : 1}|${f.name}`;
-  return files.toSorted((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0)).map((f) => ({ file: path.join(dir, f.name), kind: f.kind }));
+  // the folder and those below it: releases and days are published as archives of their own,
+  // each extracted to a folder of its own
+  const found = await readdir(dir, { withFileTypes: true, recursive: true });
+  const txt = found.filter((d) => d.isFile() && /\.txt$/i.test(d.name)).map((d) => ({ name: d.name, file: path.join(d.parentPath, d.name) }));
+  const known = txt.filter((f) => LOTS.test(f.name) || BUILDINGS.test(f.name));
+  type Found = { name: string; file: string; kind: FileKind };
+  const files = (known.length > 0 ? known : txt).map((f): Found => ({ ...f, kind: LOTS.test(f.name) ? 'lots' : 'buildings' }));
+  const rank = (f: Found): string => `${dayOf(f.name)}|${f.kind === 'buildings' ? 0 : 1}|${f.name}|${f.file}`;
+  return files.toSorted((a, b) => (rank(a) < rank(b) ? -1 : rank(a) > rank(b) ? 1 : 0)).map((f) => ({ file: f.file, kind: f.kind }));
 }
 
 /** One batch of a file's lines, each key's last line winning (a change file may touch a building twice). */

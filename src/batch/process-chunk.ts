@@ -56,6 +56,9 @@ export function upstreamWait(job: BatchJob, errors: readonly UpstreamError[], po
   return { wait: { reason: `upstream_unavailable: ${why}`, until: new Date(now.getTime() + policy.retryMs) } };
 }
 
+/** A turn of the event loop (I/O callbacks run), not just of the microtask queue. */
+const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
+
 /** The distinct check-digit-valid numbers of some rows. */
 export function chunkNumbers(rows: readonly BatchRowInput[]): string[] {
   const out = new Set<string>();
@@ -86,6 +89,10 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
       if (wait) return wait;
     }
   }
+  // NTS answers the other chunks' lookups meanwhile: between the long synchronous steps of a
+  // chunk the event loop hands them over and sends the next calls, so the calls allowed in flight
+  // stay in flight
+  await yieldToLoop();
   const numbers: NumberOutcome[] = fresh.map((bno) => {
     const answer = looked.get(bno) ?? null;
     answers.set(bno, answer);
@@ -109,6 +116,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
       kept.push({ ...answerEvidence(job.accountId, bno, answer), ...(typeof own === 'string' ? { recordJson: json(own) } : {}) });
     }
     for (const e of await deps.evidence.record(kept)) ids.set(e.bno, e.id);
+    await yieldToLoop();
   }
   // NTS down (or the day's allowance spent) for 진위확인 waits like a status lookup does, so an
   // outage does not leave rows unanswered that an hour later would have been answered
@@ -135,6 +143,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   }
   // the chunk's named rows are assessed together (the same result each would get alone)
   const assessed = named.length === 0 ? [] : await deps.assess.assessMany(account, named.map(({ row, name, v }) => ({ v, name, address: row.address })), job.locale, deps.now());
+  if (named.length > 0) await yieldToLoop();
   named.forEach(({ row, v }, i) => {
     const a = assessed[i]!;
     const validation = validations.get(row.rowId);

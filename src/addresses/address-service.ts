@@ -21,12 +21,12 @@ export interface AddressService {
 const blank = (parsed: ParsedAddress): boolean => parsed.raw.trim() === '';
 
 /**
- * The other reading of "세종로 1-68", "충정로2가 185": a 법정동 named like a road (서울 종로구
- * 세종로, 중구 충정로1가 …) with its lot, when the road reading found nothing.
+ * The other reading of "종로구 세종로 1-68": a 법정동 named like a road (세종로, 신문로 …) with
+ * its lot, when the road reading found nothing. (A 동 like "태평로1가" already reads as a 동.)
  */
 function asLot(p: ParsedAddress): ParsedAddress | null {
   const road = p.road;
-  if (!road || road.underground || p.jibun !== null || !/^[가-힣]{1,6}로(\d가)?$/.test(road.name)) return null;
+  if (!road || road.underground || p.jibun !== null || !/^[가-힣]{1,6}로$/.test(road.name)) return null;
   return { ...p, road: null, jibun: { dong: road.name, mountain: false, main: road.main, sub: road.sub }, form: 'jibun' };
 }
 

@@ -177,7 +177,8 @@ export class AddressStore extends OverSql {
    * and returns false when the directory holds rows (lookups may be reading it).
    */
   async deferIndexes(): Promise<boolean> {
-    if ((await this.count()) > 0) return false;
+    // any row will do: count(*) reads all of a national directory (millions of rows) to say so
+    if (await this.sql.get('SELECT 1 AS x FROM address_directory LIMIT 1')) return false;
     const tables = DIRECTORY_TABLES.map((t) => `'${t}'`).join(', ');
     const indexes = this.sql.dialect === 'postgres'
       ? await this.sql.all(`SELECT indexname AS name, indexdef AS ddl FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN (${tables}) AND indexname NOT LIKE '%_pkey'`)

@@ -149,7 +149,9 @@ export class AddressStore extends OverSql {
         continue;
       }
       // the embedded store: two statements per batch over the batch as JSON (json_each), one
-      // transaction; a statement per row spent more time crossing into SQLite than in it
+      // transaction. Measured no faster than two prepared statements per row (1 M buildings:
+      // 42.9 vs 40.9 s; the indexes are the cost), but it says the renamed-road capture once
+      // for the batch, as the PostgreSQL statement does
       const list = JSON.stringify(b.map(columnsOf));
       await this.sql.tx(async (t) => {
         // a building whose road or number changes keeps its old address findable (a renamed road)

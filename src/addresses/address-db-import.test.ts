@@ -145,6 +145,30 @@ describe('importAddressDb input handling', () => {
   });
 });
 
+describeEachAddressStore('a first import defers the directory\'s indexes', (kind) => {
+  test('dropped while it loads, every one built again at its end, none left waiting', T, async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'addrdb-'));
+    const db = await openAddressStore(kind);
+    const catalog = kind === 'postgres'
+      ? "SELECT indexname AS name FROM pg_indexes WHERE schemaname = current_schema() AND tablename LIKE 'address_%' ORDER BY 1"
+      : "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name LIKE 'address_%' AND sql IS NOT NULL ORDER BY 1";
+    try {
+      const built = (await db.all(catalog)).map((r) => r.name);
+      assert.equal(await db.store.deferIndexes(), true);
+      const waiting = (await db.all('SELECT name FROM address_deferred_indexes')).length;
+      assert.ok(waiting >= 8, `${waiting} deferred`);
+      assert.ok((await db.all(catalog)).length <= built.length - waiting, 'dropped meanwhile');
+      await writeAddressDbFixture(path.join(dir, 'rnaddrkor_a.txt'), 10);
+      assert.equal((await importAddressDb(dir, db.store)).rows, 10);
+      assert.deepEqual((await db.all(catalog)).map((r) => r.name), built);
+      assert.equal((await db.all('SELECT name FROM address_deferred_indexes')).length, 0);
+    } finally {
+      await db.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describeEachAddressStore('importAddressDb', (kind) => {
   let db: OpenAddressStore;
   let dir: string;

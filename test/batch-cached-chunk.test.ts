@@ -4,14 +4,14 @@
 // to the general way.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { completionFromCache } from '../src/batch/cached-chunk.ts';
+import { cacheAnswersOf, completionFromCache } from '../src/batch/cached-chunk.ts';
 import { BatchWorker } from '../src/jobs/batch-worker.ts';
 import { processChunk } from '../src/batch/process-chunk.ts';
 import { rowOf } from '../src/batch/job-rows.ts';
 import { checkDigitOf, hasValidCheckDigit } from '../src/domain/bizno.ts';
 import type { CachedStatus, NtsRecord, Registry } from '../src/domain/status.ts';
 import { createStatusService } from '../src/registry/status-service.ts';
-import type { BatchJob, BatchRowInput, ChunkCompletion } from '../src/domain/batch.ts';
+import type { BatchJob, BatchRowInput, ChunkCompletion, SharedNumber } from '../src/domain/batch.ts';
 import { decodeOutput, encodeOutput } from '../src/batch/chunk-codec.ts';
 import type { Store } from '../src/store/store.ts';
 import type { Account } from '../src/domain/account.ts';
@@ -143,6 +143,127 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     const groups = await cachedGroups(store.batches, job.id, 1);
     assert.equal(completionFromCache(groups!, { ...ctx(1), nowMs: NOW.getTime() + 3_600_000 }), null);
   });
+});
+
+describeEachStore('chunks with shared numbers answered from the cache', (kind) => {
+  const opened = useFreshStore(kind);
+  const chosen = { bno: 'b_no', name: 'name', address: null };
+
+  // two chunks sharing valid(1) and valid(2); valid(3) is the first chunk's alone
+  async function sharedJob(id: string, cachedFrom?: string, [a, b]: readonly [string, string] = [valid(1), valid(2)]): Promise<{ job: BatchJob; account: Account }> {
+    const store = opened.store;
+    const account: Account = { id: `acc_${id}`, email: `${id}@example.com`, plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: NOW.toISOString() };
+    await store.accounts.create(account);
+    await store.batches.createJob({
+      id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen, offline: false, paid: false, month: '2026-11',
+      idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(), uploadLeaseUntil: new Date(NOW.getTime() + 60_000).toISOString(),
+    });
+    await appendChunk(store.batches, id, 1, [row(1, a), row(2, b), row(3, valid(3))], ['b_no', 'name'], chosen);
+    await appendChunk(store.batches, id, 2, [row(4, b), row(5, a)], ['b_no', 'name'], chosen);
+    const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 5, distinct: 3, sharedNumbers: [a, b], sharedChunks: [1, 2], ...(cachedFrom ? { cachedFrom } : {}) });
+    assert.ok(fin.ok);
+    return { job: fin.job, account };
+  }
+
+  test('the first chunk records its shared numbers as a cache hit answers them; the next agrees and adds nothing', async () => {
+    const store = opened.store;
+    await store.statusCache.putCachedStatuses(entries);
+    const { job } = await sharedJob('job_shared_1');
+    const lease1 = await store.batches.claimChunk('w', 60_000, NOW);
+    assert.deepEqual(await completeChunk(store.batches, lease1!, 'w', await fromCache(job.id, 1, 3), NOW), { status: 'done' });
+
+    // recorded as the general way would take them from the cache
+    const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now: () => NOW });
+    const hits = (await status.lookup([valid(1), valid(2)])).answers;
+    assert.deepEqual(await store.batches.sharedNumbers(job.id, [valid(1), valid(2), valid(3)]), new Map([
+      [valid(1), { answered: true, answer: hits.get(valid(1)) }],
+      [valid(2), { answered: true, answer: hits.get(valid(2)) }],
+    ]));
+
+    const lease2 = await store.batches.claimChunk('w', 60_000, NOW);
+    assert.deepEqual(await completeChunk(store.batches, lease2!, 'w', await fromCache(job.id, 2, 2), NOW), { status: 'done' });
+    const after2 = await store.batches.jobById(job.id);
+    assert.deepEqual([after2?.status, after2?.processed, after2?.refunded], ['done', 5, 0]);
+    assert.deepEqual(await store.batches.counts(job.id), { byStatus: { active: 2, closed: 1, suspended: 2 }, byGrade: {} });
+  });
+
+  test('an entry refreshed after the first chunk recorded it is a conflict: nothing is written and the general way takes the recorded answer', async () => {
+    const store = opened.store;
+    await store.statusCache.putCachedStatuses(entries);
+    const { job, account } = await sharedJob('job_shared_2');
+    const lease1 = await store.batches.claimChunk('w', 60_000, NOW);
+    assert.deepEqual(await completeChunk(store.batches, lease1!, 'w', await fromCache(job.id, 1, 3), NOW), { status: 'done' });
+    const recorded = await store.batches.sharedNumbers(job.id, [valid(2)]);
+
+    // valid(2) closed meanwhile, and a lookup refreshed its entry
+    await store.statusCache.putCachedStatuses([{ record: record(valid(2), 'closed'), source: 'sandbox', checkedAt: iso(-1_000), expiresAt: iso(3_600_000) }]);
+    const lease2 = await store.batches.claimChunk('w', 60_000, NOW);
+    const out = await completeChunk(store.batches, lease2!, 'w', await fromCache(job.id, 2, 2), NOW);
+    assert.equal(out.status, 'conflict');
+    const held = await store.batches.jobById(job.id);
+    assert.deepEqual([held?.status, held?.processed], ['processing', 3], 'the chunk is not committed');
+    assert.deepEqual(await store.batches.sharedNumbers(job.id, [valid(2)]), recorded, 'the recorded answer stands');
+
+    // the general way gives both rows of valid(2) the one recorded answer
+    const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now: () => NOW });
+    const shared = await store.batches.sharedNumbers(job.id, [valid(2), valid(1)]);
+    const general = await processChunk({ status, assess: noAssess, now: () => NOW }, { job, account, rows: [row(4, valid(2)), row(5, valid(1))], shared });
+    assert.ok(!('wait' in general));
+    assert.deepEqual(general.counts, { byStatus: { suspended: 1, active: 1 }, byGrade: {} });
+    assert.deepEqual(await completeChunk(store.batches, lease2!, 'w', general, NOW), { status: 'done' });
+  });
+
+  test('a shared number another chunk looked up afresh is a conflict too', async () => {
+    const store = opened.store;
+    await store.statusCache.putCachedStatuses(entries);
+    const { job, account } = await sharedJob('job_shared_3');
+    // chunk 2 first, the general way, with valid(1) answered by NTS itself (not from the cache)
+    const fresh = { record: record(valid(1), 'active'), source: 'sandbox' as const, checkedAt: iso(-60_000), fromCache: false, stale: false };
+    const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now: () => NOW });
+    const lease1 = await store.batches.claimChunk('w', 60_000, NOW);
+    const lease2 = await store.batches.claimChunk('w', 60_000, NOW);
+    assert.equal(lease2?.chunkNo, 2);
+    const general = await processChunk({ status, assess: noAssess, now: () => NOW }, { job, account, rows: [row(4, valid(2)), row(5, valid(1))], shared: new Map<string, SharedNumber>([[valid(1), { answered: true, answer: fresh }], [valid(2), { answered: false }]]) });
+    assert.ok(!('wait' in general));
+    assert.deepEqual(await completeChunk(store.batches, lease2, 'w', { ...general, numbers: [...general.numbers, { bno: valid(1), answer: fresh, refund: false, shared: true }] }, NOW), { status: 'done' });
+    assert.equal((await completeChunk(store.batches, lease1!, 'w', await fromCache(job.id, 1, 3), NOW)).status, 'conflict');
+  });
+
+  test('accepted with the registry named, a job records at once the answers of its shared numbers that have a fresh entry, as a cache hit gives them', async () => {
+    const store = opened.store;
+    await store.statusCache.putCachedStatuses(entries);
+    const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now: () => NOW });
+    const hits = (await status.lookup([valid(1), valid(2)])).answers;
+    const { job } = await sharedJob('job_pinned', 'sandbox');
+    assert.deepEqual(await store.batches.sharedNumbers(job.id, [valid(1), valid(2), valid(3)]), new Map([
+      [valid(1), { answered: true, answer: hits.get(valid(1)) }],
+      [valid(2), { answered: true, answer: hits.get(valid(2)) }],
+    ]));
+    // both chunks then complete from the cache, writing no answer
+    for (const [no, rows] of [[1, 3], [2, 2]] as const) {
+      const lease = await store.batches.claimChunk('w', 60_000, NOW);
+      assert.equal(lease?.chunkNo, no);
+      assert.deepEqual(await completeChunk(store.batches, lease, 'w', await fromCache(job.id, no, rows), NOW), { status: 'done' });
+    }
+    assert.equal((await store.batches.jobById(job.id))?.status, 'done');
+
+    // an expired entry, another registry's, none: left for the first chunk to answer
+    for (const [n, pair] of [[1, [valid(5), valid(6)]], [2, [valid(7), valid(5)]]] as const) {
+      const { job: other } = await sharedJob(`job_not_pinned_${n}`, 'sandbox', pair);
+      assert.deepEqual(await store.batches.sharedNumbers(other.id, pair), new Map(pair.map((bno) => [bno, { answered: false }])));
+    }
+  });
+
+  /** the chunk's completion from the cache with its shared numbers' entries, as the worker commits it */
+  async function fromCache(jobId: string, chunkNo: number, rows: number): Promise<ChunkCompletion> {
+    const groups = await cachedGroups(opened.store.batches, jobId, chunkNo);
+    assert.ok(groups);
+    const done = completionFromCache(groups, { source: 'sandbox', nowMs: NOW.getTime(), chunkRows: rows });
+    assert.ok(done);
+    const answers = cacheAnswersOf(groups, NOW.toISOString());
+    assert.ok(answers);
+    return { ...done, cacheAnswers: answers };
+  }
 });
 
 describeEachStore('the batch worker and the cache path', (kind) => {

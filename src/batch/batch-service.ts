@@ -81,9 +81,13 @@ export class BatchService {
   readonly #parsers: ParserPool;
   readonly #facts: JobRowFacts;
 
-  constructor(store: Store, limits: BatchLimits, opts: { now?: () => Date; onQueued?: () => void } = {}) {
+  readonly #registrySource: string | undefined;
+
+  /** `registrySource`: the registry answers come from; its fresh cache entries fix a repeated number's answer when the job is accepted */
+  constructor(store: Store, limits: BatchLimits, opts: { now?: () => Date; onQueued?: () => void; registrySource?: string } = {}) {
     this.#store = store;
     this.#limits = limits;
+    this.#registrySource = opts.registrySource;
     this.#now = opts.now ?? (() => new Date());
     this.#queued = opts.onQueued ?? (() => {});
     this.#parsers = new ParserPool({ heapMb: limits.parseHeapMb });
@@ -342,6 +346,7 @@ export class BatchService {
         distinct: tally.size,
         sharedNumbers: tally.sharedNumbers(),
         sharedChunks: tally.sharedChunks(),
+        ...(this.#registrySource === undefined ? {} : { cachedFrom: this.#registrySource }),
         limit: monthlyLimit(account.plan, account.quotaLimit),
         charge: !req.offline,
         paid: req.paid,

@@ -9,7 +9,7 @@
 // million-row job's time.
 import { statusFromNts } from '../domain/verification.ts';
 import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
-import type { BatchRowInput, ChosenHeaders, ChunkCompletion, Tally } from '../domain/batch.ts';
+import type { BatchRowInput, CacheAnswers, ChosenHeaders, ChunkCompletion, Tally } from '../domain/batch.ts';
 import type { DistinctAnswer } from './chunk-codec.ts';
 import { lookupNumber, validationInputOf } from './job-rows.ts';
 import { type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
@@ -89,4 +89,25 @@ export function completionFromCache(groups: readonly CachedGroup[], ctx: CachedC
   if (invalid < 0) return null;
   if (invalid > 0) counts.byStatus.invalid = invalid;
   return { output: { encoded: `{"groups":[${parts.join(',')}],"scored":[]}`, cacheHits: hits }, numbers: [], counts, rows: ctx.chunkRows };
+}
+
+/**
+ * Which entry answered each number of the groups, for a chunk with shared numbers (the store
+ * records and checks them); null when an entry was written since the job began. Such an entry is
+ * most likely the job's own lookup of a number another chunk of it shares, not yet committed: that
+ * chunk's answer (looked up, not cached) is the one to take, and the general way waits for it.
+ */
+export function cacheAnswersOf(groups: readonly CachedGroup[], jobCreatedAt: string): CacheAnswers | null {
+  const out: CacheAnswers = { bnos: [], sources: [], checkedAts: [] };
+  const began = Date.parse(jobCreatedAt);
+  for (const g of groups) {
+    if (g.source === null || g.checkedAt === null) continue;
+    if (!(Date.parse(g.checkedAt) < began)) return null;
+    for (const bno of JSON.parse(g.numbers) as string[]) {
+      out.bnos.push(bno);
+      out.sources.push(g.source);
+      out.checkedAts.push(g.checkedAt);
+    }
+  }
+  return out;
 }

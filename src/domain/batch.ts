@@ -182,5 +182,18 @@ export interface ChunkCompletion {
   rows: number;
   /** the chunk was given up (see unansweredChunk): the job ends `failed` with this reason */
   failure?: string;
+  /**
+   * A chunk with shared numbers answered wholly from fresh cache entries (src/batch/cached-chunk.ts):
+   * which entry answered each number, so the store records the answers from the cache itself
+   * and checks them against those other chunks recorded, in SQL, without an object per number.
+   */
+  cacheAnswers?: CacheAnswers;
+}
+
+/** Parallel lists: each number, and the source and check time of the cache entry that answered it. */
+export interface CacheAnswers {
+  bnos: string[];
+  sources: string[];
+  checkedAts: string[];
 }
 

@@ -8,11 +8,11 @@ import type { StatusService } from '../domain/status.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import type { Validator } from '../domain/validation.ts';
 import { chunkNumbers, processChunk, unansweredChunk } from '../batch/process-chunk.ts';
-import { completionFromCache, groupEvidence } from '../batch/cached-chunk.ts';
+import { cacheAnswersOf, completionFromCache, groupEvidence } from '../batch/cached-chunk.ts';
 import type { EvidenceService } from '../evidence/evidence-service.ts';
 import { cachedGroups, chunkRows, completeChunk } from '../batch/chunks.ts';
 import type { CompleteOutcome } from '../store/batch-store.ts';
-import type { ChunkCompletion, ChunkLease, SharedNumber } from '../domain/batch.ts';
+import type { BatchJob, ChunkCompletion, ChunkLease, SharedNumber } from '../domain/batch.ts';
 import { PollingLoop } from './polling-loop.ts';
 
 /** rounds of one chunk against shared numbers recorded meanwhile (each round settles some for good) */
@@ -96,8 +96,7 @@ export class BatchWorker {
     const job = await store.batches.jobById(lease.jobId);
     const account = job ? await store.accounts.get(job.accountId) : null;
     if (!job || !account) return; // deleted meanwhile: its chunks went with it
-    // shared numbers need their once-per-job record: those chunks go the general way
-    if (!lease.shared && (await this.#fromCache(lease, job.accountId))) return;
+    if (await this.#fromCache(lease, job)) return;
     const rows = await chunkRows(store.batches, lease.jobId, lease.chunkNo);
     let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
     // A shared number another chunk recorded first with another answer (only when both looked it
@@ -156,17 +155,23 @@ export class BatchWorker {
   }
 
   /** Completes the chunk from its cache groups when they answer all of it; false when they do not. */
-  async #fromCache(lease: ChunkLease, accountId: string): Promise<boolean> {
+  async #fromCache(lease: ChunkLease, job: BatchJob): Promise<boolean> {
     const { store, status } = this.#o;
     const now = this.#o.now();
     const groups = await cachedGroups(store.batches, lease.jobId, lease.chunkNo);
     const done = groups && completionFromCache(groups, { source: status.source, nowMs: now.getTime(), chunkRows: lease.lastRow - lease.firstRow + 1 });
     if (!done) return false;
+    if (lease.shared) {
+      // shared numbers keep one answer per job: the store records them from the cache and checks them
+      const answers = cacheAnswersOf(groups, job.createdAt);
+      if (!answers) return false;
+      done.cacheAnswers = answers;
+    }
     // the rows name these records (verification_id): they are kept before the rows are committed
-    if (this.#o.evidence) await this.#o.evidence.record(groupEvidence(groups, accountId));
+    if (this.#o.evidence) await this.#o.evidence.record(groupEvidence(groups, job.accountId));
     const out = await this.#commit(lease, done, now);
     if (out.status === 'lost') this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
-    // a chunk without shared numbers has nothing to conflict over; should it, the general way settles it
+    // a shared number recorded otherwise by another chunk: the general way takes the recorded answers
     return out.status !== 'conflict';
   }
 }

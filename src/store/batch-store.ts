@@ -2,7 +2,7 @@
 // unit a worker leases), each chunk's output (encoded by batch/chunk-codec.ts: the store keeps
 // the text), the numbers shared by several chunks (answer and refund, once per job) and counts.
 import type { StatusAnswer } from '../domain/status.ts';
-import type { BatchJob, FileReport, NumberOutcome, Tally } from '../domain/batch.ts';
+import type { BatchJob, CacheAnswers, FileReport, NumberOutcome, Tally } from '../domain/batch.ts';
 import type { WebhookEventInput } from '../domain/watch-entities.ts';
 
 /** A chunk's rows as stored: JSON text, and the numbers it looks up (JSON array text, or null). */
@@ -50,6 +50,8 @@ export interface ChunkCommit {
   rows: number;
   /** the chunk was given up: the job ends `failed` with this reason */
   failure?: string;
+  /** shared numbers answered from fresh cache entries: recorded from the cache, or a conflict when another chunk recorded otherwise */
+  cacheAnswers?: CacheAnswers;
   /** the event a finished job sends, built from the job as committed (in the same transaction) */
   doneEvent: (job: BatchJob, counts: Tally) => WebhookEventInput;
 }
@@ -82,6 +84,11 @@ export interface FinalizeOptions {
   sharedNumbers: readonly string[];
   /** chunks holding any of them */
   sharedChunks: readonly number[];
+  /**
+   * The registry answers come from: a shared number with a fresh cache entry of it is recorded
+   * answered now, as the cache answers it (without: every shared number waits for its first chunk)
+   */
+  cachedFrom?: string;
 }
 
 /** A new job as its uploader creates it. */

@@ -8,10 +8,10 @@ import type { StatusAnswer } from '../domain/status.ts';
 import { chargeJob, splitRefund } from '../domain/charges.ts';
 import { afterChunk } from '../domain/job-progress.ts';
 import { seoulDay } from '../domain/quota-period.ts';
-import { type BatchJob, type ChunkLease, DAILY_LIMIT_REASON, isFinished, retentionCutoff, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
+import { type BatchJob, type CacheAnswers, type ChunkLease, DAILY_LIMIT_REASON, isFinished, retentionCutoff, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { ChunkCommit, ChunkText, CompleteOutcome, DeletedJob, FinalizeOptions, FinalizeOutcome, NewJob, StoredChunkText, UnansweredCount } from './batch-store.ts';
 import { toJob, toLease } from './batch-rows.ts';
-import { bool, json } from './rows.ts';
+import { bool, json, num } from './rows.ts';
 import { listTable, OverSql, type Sql } from './sql.ts';
 import { enqueueEvent } from './watches.ts';
 import { forgetJobAddresses } from './label-store.ts';
@@ -86,11 +86,7 @@ export class BatchStore extends OverSql {
         ({ charged, overage } = charge);
         await addUsage(t, job.accountId, job.month, charged, overage, seoulDay(o.now));
       }
-      if (o.sharedNumbers.length > 0) {
-        await t.run(`INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT ?, value, NULL, false, false FROM ${listTable(t.dialect, 'text')}`, [
-          jobId, o.sharedNumbers,
-        ]);
-      }
+      if (o.sharedNumbers.length > 0) await insertShared(t, jobId, o.sharedNumbers, o.cachedFrom, o.now);
       // chunks are cut by rows and by characters while uploading: their bounds are the stored rows'
       const chunks = await t.run(
         `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)
@@ -362,6 +358,7 @@ export class BatchStore extends OverSql {
     const held = await t.get("SELECT 1 AS x FROM batch_chunks WHERE job_id = ? AND chunk_no = ? AND state = 'leased' AND holder = ? FOR UPDATE", [lease.jobId, lease.chunkNo, holder]);
     if (!held) return { status: 'lost' };
     const job = await lockJob(t, lease.jobId);
+    if (done.cacheAnswers) await recordCacheAnswers(t, lease.jobId, done.cacheAnswers);
     const refunds = done.numbers.filter((n) => !n.shared && n.refund).length + (await recordShared(t, lease.jobId, done.numbers.filter((n) => n.shared)));
     const refund = splitRefund(refunds, job.overage);
     await takeBackUsage(t, job.accountId, job.month, refund.used, refund.overage, seoulDay(now));
@@ -446,6 +443,91 @@ async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {
      ON CONFLICT (job_id, kind, value) DO UPDATE SET n = batch_counts.n + excluded.n`,
     tally.flatMap(([kind, value, n]) => [jobId, kind, value, n]),
   );
+}
+
+/**
+ * Keeps a job's shared numbers, each to be answered once. With `cachedFrom`, those with a fresh
+ * cache entry of that registry are recorded answered at once, as a cache hit answers them
+ * (src/registry/status-service.ts): the job's answer for a number it holds several times is then
+ * fixed when the job is accepted, and no chunk writes it (on a list that repeats its customers,
+ * recording answers chunk by chunk, each in random places of the table, cost more than the rest
+ * of the work). The others wait for the first chunk that answers them (recordShared). Inserted
+ * in one statement; a record that names another number is left to the chunks, as the cache path
+ * leaves it (cachedGroups).
+ */
+async function insertShared(t: Sql, jobId: string, bnos: readonly string[], cachedFrom: string | undefined, now: Date): Promise<void> {
+  if (cachedFrom === undefined) {
+    await t.run(`INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT ?, value, NULL, false, false FROM ${listTable(t.dialect, 'text')}`, [jobId, bnos]);
+  } else if (t.dialect === 'postgres') {
+    // checkedAt spelled as JavaScript's toISOString spells it, as every other recorded answer
+    await t.run(
+      `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
+       SELECT ?, l.value, a.answer, false, a.answer IS NOT NULL FROM unnest(?::text[]) AS l (value)
+         LEFT JOIN LATERAL (
+           SELECT jsonb_build_object('record', s.record, 'source', s.source, 'checkedAt', to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                                     'fromCache', true, 'stale', false) AS answer
+             FROM status_cache s WHERE s.b_no = l.value AND s.source = ? AND s.expires_at > ?::timestamptz AND s.record ->> 'b_no' = s.b_no
+         ) a ON true`,
+      [jobId, bnos, cachedFrom, now.toISOString()],
+    );
+  } else {
+    await t.run(
+      `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
+       SELECT ?, l.value, CASE WHEN s.b_no IS NOT NULL THEN json_object('record', json(s.record), 'source', s.source, 'checkedAt', s.checked_at, 'fromCache', json('true'), 'stale', json('false')) END,
+              false, s.b_no IS NOT NULL
+         FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND json_extract(s.record, '$.b_no') = s.b_no`,
+      [jobId, JSON.stringify(bnos), cachedFrom, now.toISOString()],
+    );
+  }
+}
+
+/**
+ * Records the answers of a chunk answered from fresh cache entries for those of its numbers that
+ * are shared and still unrecorded, built from the entries themselves (the answer a cache hit
+ * gives: src/registry/status-service.ts), and then checks that every shared number of the chunk
+ * has the answer of the entry the chunk read. A number recorded otherwise (looked up afresh by
+ * another chunk, or its entry refreshed since it was read) is a conflict: nothing is written and
+ * the chunk goes the general way, which takes the recorded answers. The check compares the
+ * entry's source and check time, which name one answer of NTS; a false conflict costs only time.
+ */
+async function recordCacheAnswers(t: Sql, jobId: string, a: CacheAnswers): Promise<void> {
+  if (a.bnos.length === 0) return;
+  let differing: number;
+  if (t.dialect === 'postgres') {
+    const chunk = 'unnest(?::text[], ?::text[], ?::text[]) AS v (b_no, source, checked_at)';
+    await t.run(
+      `UPDATE batch_numbers b SET answer = jsonb_build_object('record', s.record, 'source', v.source, 'checkedAt', v.checked_at, 'fromCache', true, 'stale', false),
+              refunded = false, answered = true
+         FROM ${chunk} JOIN status_cache s ON s.b_no = v.b_no AND s.source = v.source AND s.checked_at = v.checked_at::timestamptz
+        WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered`,
+      [a.bnos, a.sources, a.checkedAts, jobId],
+    );
+    differing = num(await t.get(
+      `SELECT count(*) AS n FROM batch_numbers b JOIN ${chunk} ON b.b_no = v.b_no
+        WHERE b.job_id = ? AND NOT (b.answered AND b.answer ->> 'source' = v.source AND b.answer ->> 'checkedAt' = v.checked_at
+                                    AND b.answer -> 'fromCache' = 'true'::jsonb AND b.answer -> 'stale' = 'false'::jsonb)`,
+      [a.bnos, a.sources, a.checkedAts, jobId],
+    ));
+  } else {
+    // the lists as one JSON array of [number, source, checked at]: json_each reads it as a table
+    const chunk = `(SELECT value ->> 0 AS b_no, value ->> 1 AS source, value ->> 2 AS checked_at FROM json_each(?)) AS v`;
+    const list = JSON.stringify(a.bnos.map((bno, i) => [bno, a.sources[i], a.checkedAts[i]]));
+    await t.run(
+      `UPDATE batch_numbers AS b SET answer = json_object('record', json(s.record), 'source', v.source, 'checkedAt', v.checked_at, 'fromCache', json('true'), 'stale', json('false')),
+              refunded = false, answered = true
+         FROM ${chunk} JOIN status_cache s ON s.b_no = v.b_no AND s.source = v.source AND s.checked_at = v.checked_at
+        WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered`,
+      [list, jobId],
+    );
+    // CROSS JOIN keeps the chunk's list outermost: the other order reads the job's every number per element
+    differing = num(await t.get(
+      `SELECT count(*) AS n FROM ${chunk} CROSS JOIN batch_numbers b ON b.job_id = ? AND b.b_no = v.b_no
+        WHERE NOT (b.answered AND b.answer ->> '$.source' = v.source AND b.answer ->> '$.checkedAt' = v.checked_at
+                                    AND b.answer ->> '$.fromCache' = 1 AND b.answer ->> '$.stale' = 0)`,
+      [list, jobId],
+    ));
+  }
+  if (differing > 0) throw new SharedConflict(new Map());
 }
 
 /**

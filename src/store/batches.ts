@@ -452,7 +452,7 @@ async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {
  * fixed when the job is accepted, and no chunk writes it (on a list that repeats its customers,
  * recording answers chunk by chunk, each in random places of the table, cost more than the rest
  * of the work). The others wait for the first chunk that answers them (recordShared). Inserted
- * in one statement; a record that names another number is left to the chunks, as the cache path
+ * in one statement, in key order (a third faster than the upload's order on SQLite); a record that names another number is left to the chunks, as the cache path
  * leaves it (cachedGroups).
  */
 async function insertShared(t: Sql, jobId: string, bnos: readonly string[], cachedFrom: string | undefined, now: Date): Promise<void> {
@@ -467,7 +467,8 @@ async function insertShared(t: Sql, jobId: string, bnos: readonly string[], cach
            SELECT jsonb_build_object('record', s.record, 'source', s.source, 'checkedAt', to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
                                      'fromCache', true, 'stale', false) AS answer
              FROM status_cache s WHERE s.b_no = l.value AND s.source = ? AND s.expires_at > ?::timestamptz AND s.record ->> 'b_no' = s.b_no
-         ) a ON true`,
+         ) a ON true
+        ORDER BY l.value`,
       [jobId, bnos, cachedFrom, now.toISOString()],
     );
   } else {
@@ -475,7 +476,8 @@ async function insertShared(t: Sql, jobId: string, bnos: readonly string[], cach
       `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
        SELECT ?, l.value, CASE WHEN s.b_no IS NOT NULL THEN json_object('record', json(s.record), 'source', s.source, 'checkedAt', s.checked_at, 'fromCache', json('true'), 'stale', json('false')) END,
               false, s.b_no IS NOT NULL
-         FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND json_extract(s.record, '$.b_no') = s.b_no`,
+         FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND json_extract(s.record, '$.b_no') = s.b_no
+        ORDER BY l.value`,
       [jobId, JSON.stringify(bnos), cachedFrom, now.toISOString()],
     );
   }
@@ -492,42 +494,44 @@ async function insertShared(t: Sql, jobId: string, bnos: readonly string[], cach
  */
 async function recordCacheAnswers(t: Sql, jobId: string, a: CacheAnswers): Promise<void> {
   if (a.bnos.length === 0) return;
-  let differing: number;
-  if (t.dialect === 'postgres') {
-    const chunk = 'unnest(?::text[], ?::text[], ?::text[]) AS v (b_no, source, checked_at)';
-    await t.run(
-      `UPDATE batch_numbers b SET answer = jsonb_build_object('record', s.record, 'source', v.source, 'checkedAt', v.checked_at, 'fromCache', true, 'stale', false),
-              refunded = false, answered = true
-         FROM ${chunk} JOIN status_cache s ON s.b_no = v.b_no AND s.source = v.source AND s.checked_at = v.checked_at::timestamptz
-        WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered`,
-      [a.bnos, a.sources, a.checkedAts, jobId],
+  const pg = t.dialect === 'postgres';
+  // the lists as a table v (b_no, source, checked_at): three arrays on PostgreSQL, one JSON array of triples on SQLite
+  const chunk = pg
+    ? 'unnest(?::text[], ?::text[], ?::text[]) AS v (b_no, source, checked_at)'
+    : '(SELECT value ->> 0 AS b_no, value ->> 1 AS source, value ->> 2 AS checked_at FROM json_each(?)) AS v';
+  const params = pg ? [a.bnos, a.sources, a.checkedAts, jobId] : [JSON.stringify(a.bnos.map((bno, i) => [bno, a.sources[i], a.checkedAts[i]])), jobId];
+  const same = pg
+    ? "b.answer ->> 'source' = v.source AND b.answer ->> 'checkedAt' = v.checked_at AND b.answer -> 'fromCache' = 'true'::jsonb AND b.answer -> 'stale' = 'false'::jsonb"
+    : "b.answer ->> '$.source' = v.source AND b.answer ->> '$.checkedAt' = v.checked_at AND b.answer ->> '$.fromCache' = 1 AND b.answer ->> '$.stale' = 0";
+  // the chunk's shared numbers still unrecorded, and those recorded otherwise; CROSS JOIN keeps the
+  // chunk's list outermost on SQLite (the other order reads the job's every number per element)
+  const tally = async () => {
+    const r = await t.get(
+      `SELECT count(CASE WHEN NOT b.answered THEN 1 END) AS unanswered, count(CASE WHEN b.answered AND NOT (${same}) THEN 1 END) AS differing
+         FROM ${chunk} ${pg ? 'JOIN' : 'CROSS JOIN'} batch_numbers b ON b.job_id = ? AND b.b_no = v.b_no`,
+      params,
     );
-    differing = num(await t.get(
-      `SELECT count(*) AS n FROM batch_numbers b JOIN ${chunk} ON b.b_no = v.b_no
-        WHERE b.job_id = ? AND NOT (b.answered AND b.answer ->> 'source' = v.source AND b.answer ->> 'checkedAt' = v.checked_at
-                                    AND b.answer -> 'fromCache' = 'true'::jsonb AND b.answer -> 'stale' = 'false'::jsonb)`,
-      [a.bnos, a.sources, a.checkedAts, jobId],
-    ));
-  } else {
-    // the lists as one JSON array of [number, source, checked at]: json_each reads it as a table
-    const chunk = `(SELECT value ->> 0 AS b_no, value ->> 1 AS source, value ->> 2 AS checked_at FROM json_each(?)) AS v`;
-    const list = JSON.stringify(a.bnos.map((bno, i) => [bno, a.sources[i], a.checkedAts[i]]));
+    return { unanswered: num(r, 'unanswered'), differing: num(r, 'differing') };
+  };
+  let state = await tally();
+  // most often there is nothing to write: a job records at once the numbers the cache answers (insertShared)
+  if (state.differing === 0 && state.unanswered > 0) {
     await t.run(
-      `UPDATE batch_numbers AS b SET answer = json_object('record', json(s.record), 'source', v.source, 'checkedAt', v.checked_at, 'fromCache', json('true'), 'stale', json('false')),
-              refunded = false, answered = true
-         FROM ${chunk} JOIN status_cache s ON s.b_no = v.b_no AND s.source = v.source AND s.checked_at = v.checked_at
-        WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered`,
-      [list, jobId],
+      pg
+        ? `UPDATE batch_numbers b SET answer = jsonb_build_object('record', s.record, 'source', v.source, 'checkedAt', v.checked_at, 'fromCache', true, 'stale', false),
+                  refunded = false, answered = true
+             FROM ${chunk} JOIN status_cache s ON s.b_no = v.b_no AND s.source = v.source AND s.checked_at = v.checked_at::timestamptz
+            WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered`
+        : `UPDATE batch_numbers AS b SET answer = json_object('record', json(s.record), 'source', v.source, 'checkedAt', v.checked_at, 'fromCache', json('true'), 'stale', json('false')),
+                  refunded = false, answered = true
+             FROM ${chunk} JOIN status_cache s ON s.b_no = v.b_no AND s.source = v.source AND s.checked_at = v.checked_at
+            WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered`,
+      params,
     );
-    // CROSS JOIN keeps the chunk's list outermost: the other order reads the job's every number per element
-    differing = num(await t.get(
-      `SELECT count(*) AS n FROM ${chunk} CROSS JOIN batch_numbers b ON b.job_id = ? AND b.b_no = v.b_no
-        WHERE NOT (b.answered AND b.answer ->> '$.source' = v.source AND b.answer ->> '$.checkedAt' = v.checked_at
-                                    AND b.answer ->> '$.fromCache' = 1 AND b.answer ->> '$.stale' = 0)`,
-      [list, jobId],
-    ));
+    // an entry refreshed since the chunk read it was not recorded: still unanswered
+    state = await tally();
   }
-  if (differing > 0) throw new SharedConflict(new Map());
+  if (state.differing > 0 || state.unanswered > 0) throw new SharedConflict(new Map());
 }
 
 /**

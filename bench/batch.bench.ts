@@ -20,8 +20,9 @@
 //
 // BENCH_PROFILE=1 then restarts the server under --cpu-prof on the same data, runs the all-cached
 // list once more (named when BENCH_NAMED=1; or BENCH_PROFILE=numbers|named|named-repeats|
-// number-repeats) and prints where that run's CPU time went (self time
-// by part of the code: file parsing, address parsing, directory, matching, scoring, store, JSON,
+// number-repeats; numbers-upstream|named-upstream empty the status cache first, so that every
+// number is asked of the fake NTS again) and prints where that run's CPU time went (self time by
+// part of the code: file parsing, address parsing, directory, matching, scoring, store, JSON,
 // HTTP, GC), in ms and µs per row. (Embedded store only: the new server needs the old one's data.)
 // BENCH_DATABASE_URL=postgres://… runs the server on PostgreSQL (a fresh schema, dropped after);
 // BENCH_NODE_ARGS passes flags to the server's node; BENCH_KEEP=1 keeps the working folder.
@@ -30,6 +31,7 @@
 // the workers. The 10 NTS calls in flight are split between them (NTS_CONCURRENCY 10/N each), so
 // the upstream bound means the same; each process's peak RSS is reported.
 import { execFileSync } from 'node:child_process';
+import { DatabaseSync } from 'node:sqlite';
 import { createWriteStream, mkdirSync, mkdtempSync, openAsBlob, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -252,9 +254,18 @@ try {
     await server.stop();
     server = await startChild([...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${profDir}`, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url }, logFile);
     const which = profile === '1' ? (named ? 'named' : 'numbers') : profile;
-    const list = { numbers: files.numbers, named: files.named, 'named-repeats': files.namedRepeats, 'number-repeats': files.numberRepeats }[which];
-    if (!list) throw new Error(`BENCH_PROFILE: 1, numbers, named, named-repeats or number-repeats (the last three need BENCH_NAMED=1), not ${which}`);
-    await runOnce(`${which}, cached (profiled)`, list);
+    const list = {
+      numbers: files.numbers, named: files.named, 'named-repeats': files.namedRepeats, 'number-repeats': files.numberRepeats, 'numbers-upstream': files.numbers, 'named-upstream': files.named,
+    }[which];
+    if (!list) throw new Error(`BENCH_PROFILE: 1, numbers, named, named-repeats, number-repeats, numbers-upstream or named-upstream (named ones need BENCH_NAMED=1), not ${which}`);
+    const upstream = which.endsWith('-upstream');
+    if (upstream) {
+      // the status cache emptied (the server is stopped): every number goes to the fake NTS again
+      const db = new DatabaseSync(path.join(dir, 'data', 'bizcheck.db'));
+      db.exec('DELETE FROM status_cache');
+      db.close();
+    }
+    await runOnce(`${which}${upstream ? '' : ', cached'} (profiled)`, list);
     await server.stop();
     for (const f of readdirSync(profDir).filter((n) => n.endsWith('.cpuprofile'))) console.log(`\nprofile of the last run (${f}):\n${profileSummary(path.join(profDir, f), rows)}`);
   }

@@ -71,6 +71,9 @@ export function chunkNumbers(rows: readonly BatchRowInput[]): string[] {
 
 export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise<ChunkCompletion | ChunkWait> {
   const { job, account, rows, shared } = input;
+  // the named rows' addresses are checked (in the address threads) while NTS is asked
+  const namedAddresses = rows.filter((row) => row.name?.trim()).map((row) => row.address);
+  const addressChecks = namedAddresses.length > 0 ? deps.assess.checkAddresses(namedAddresses) : undefined;
   const all = chunkNumbers(rows);
   const answers: ChunkOutput['answers'] = new Map();
   const fresh: string[] = [];
@@ -142,7 +145,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
   }
   // the chunk's named rows are assessed together (the same result each would get alone)
-  const assessed = named.length === 0 ? [] : await deps.assess.assessMany(account, named.map(({ row, name, v }) => ({ v, name, address: row.address })), job.locale, deps.now());
+  const assessed = named.length === 0 ? [] : await deps.assess.assessMany(account, named.map(({ row, name, v }) => ({ v, name, address: row.address })), job.locale, deps.now(), addressChecks);
   if (named.length > 0) await yieldToLoop();
   named.forEach(({ row, v }, i) => {
     const a = assessed[i]!;

@@ -41,6 +41,11 @@ export interface AssessServiceDeps {
   log?: { warn(obj: object, msg: string): void };
 }
 
+/** Address checks begun before the assessment (AssessService.checkAddresses), by the address as written (trimmed). */
+export type PendingChecks = Promise<ReadonlyMap<string, AddressCheck | Error>>;
+
+const distinctAddresses = (trimmed: readonly string[]): string[] => [...new Set(trimmed.filter((r) => r !== ''))];
+
 /** Probabilities are reported to 4 decimals; reasons carry 2, enough to re-add them. */
 const round4 = (x: number) => Math.round(x * 10_000) / 10_000;
 
@@ -55,14 +60,31 @@ export class AssessService {
   }
 
   /**
+   * The directory's checks of these addresses, begun now: a batch chunk starts them before it asks
+   * NTS, so that the address threads work while NTS answers (an address does not depend on the
+   * business's status). Hand them to assessMany. Never rejects: a directory that fails is an
+   * error per address, as assessMany reports it.
+   */
+  checkAddresses(addresses: readonly (string | null | undefined)[]): PendingChecks {
+    const wanted = distinctAddresses(addresses.map((a) => a?.trim() ?? ''));
+    if (wanted.length === 0) return Promise.resolve(new Map());
+    return this.#d.addresses.checkMany(wanted).catch((err: unknown) => {
+      const failure = err instanceof Error ? err : new Error(String(err));
+      return new Map(wanted.map((a) => [a, failure]));
+    });
+  }
+
+  /**
    * assess() of many mailings of one account (a batch chunk's), with the same result for each:
    * each distinct address checked once and the directory asked for them together, the
-   * account's outcomes read in one statement, the model looked up once.
+   * account's outcomes read in one statement, the model looked up once. `pending`: their
+   * addresses' checks begun earlier (checkAddresses); any address it lacks is checked now.
    */
-  async assessMany(account: Account, mailings: readonly Mailing[], locale: Locale, asOf: Date): Promise<AssessedMailing[]> {
+  async assessMany(account: Account, mailings: readonly Mailing[], locale: Locale, asOf: Date, pending?: PendingChecks): Promise<AssessedMailing[]> {
     const raws = mailings.map((m) => m.address?.trim() ?? '');
-    const wanted = [...new Set(raws.filter((r) => r !== ''))];
-    const checks = wanted.length === 0 ? new Map<string, AddressCheck | Error>() : await this.#d.addresses.checkMany(wanted);
+    const begun = pending ? await pending : new Map<string, AddressCheck | Error>();
+    const wanted = distinctAddresses(raws).filter((r) => !begun.has(r));
+    const checks = wanted.length === 0 ? begun : new Map([...begun, ...(await this.#d.addresses.checkMany(wanted))]);
     const matches = raws.map((raw): AddressCheck | Error | null => (raw ? (checks.get(raw) ?? new Error('the address was not checked')) : null));
     for (const m of new Set(matches)) {
       // the address directory being down must not fail the lookup: score without the address

@@ -8,9 +8,8 @@
 // thousand records into objects, comparing them and writing them out again was most of a cached
 // million-row job's time.
 import { statusFromNts } from '../domain/verification.ts';
-import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
+import type { NtsRecord } from '../domain/status.ts';
 import type { BatchRowInput, CacheAnswers, ChosenHeaders, ChunkCompletion, Tally } from '../domain/batch.ts';
-import type { DistinctAnswer } from './chunk-codec.ts';
 import { lookupNumber, validationInputOf } from './job-rows.ts';
 import { type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
 
@@ -53,10 +52,16 @@ export interface CachedContext {
 /** The evidence of every number the groups answer, as served to the job's account (the record is the number with its group's template). */
 export function groupEvidence(groups: readonly CachedGroup[], accountId: string): EvidenceInput[] {
   const out: EvidenceInput[] = [];
+  // groups differ by check time far more often than by record: each record canonicalised once
+  const shapes = new Map<string, { template: Omit<NtsRecord, 'b_no'>; recordJson: (bno: string) => string }>();
   for (const g of groups) {
     if (g.template === null || g.source === null || g.checkedAt === null) continue;
-    const template = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
-    const recordJson = recordJsonFor(template);
+    let shape = shapes.get(g.template);
+    if (!shape) {
+      const template = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
+      shapes.set(g.template, (shape = { template, recordJson: recordJsonFor(template) }));
+    }
+    const { template, recordJson } = shape;
     for (const bno of JSON.parse(g.numbers) as string[]) {
       out.push({ accountId, bno, api: 'status', source: g.source, checkedAt: g.checkedAt, record: { b_no: bno, ...template }, recordJson: recordJson(bno) });
     }
@@ -70,20 +75,25 @@ export function completionFromCache(groups: readonly CachedGroup[], ctx: CachedC
   const parts: string[] = [];
   let looked = 0;
   let hits = 0;
+  // a list that repeats its customers spreads a chunk over many lookups: hundreds of groups, few records
+  const records = new Map<string, { json: string; status: string } | null>();
   for (const g of groups) {
     if (g.template === null || g.source !== ctx.source || g.checkedAt === null || g.expiresAt === null) return null;
     if (!(Date.parse(g.expiresAt) > ctx.nowMs)) return null;
-    const record = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
-    if (typeof record !== 'object' || record === null || Array.isArray(record) || 'b_no' in record) return null;
-    // the shape process-chunk.ts gives a fresh cache hit (status-service.ts fromCache), less the number
-    const answer: DistinctAnswer = {
-      record, source: g.source as StatusAnswer['source'], checkedAt: g.checkedAt, fromCache: true, stale: false,
-    };
-    const status = statusFromNts(record);
-    counts.byStatus[status] = (counts.byStatus[status] ?? 0) + g.rows;
+    let record = records.get(g.template);
+    if (record === undefined) {
+      const parsed = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
+      const usable = typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) && !('b_no' in parsed);
+      records.set(g.template, (record = usable ? { json: JSON.stringify(parsed), status: statusFromNts(parsed) } : null));
+    }
+    if (record === null) return null;
+    // the shape process-chunk.ts gives a fresh cache hit (status-service.ts fromCache), less the
+    // number: a DistinctAnswer, its keys in the order JSON.stringify would write them
+    const answer = `{"record":${record.json},"source":${JSON.stringify(g.source)},"checkedAt":${JSON.stringify(g.checkedAt)},"fromCache":true,"stale":false}`;
+    counts.byStatus[record.status] = (counts.byStatus[record.status] ?? 0) + g.rows;
     looked += g.rows;
     hits += (JSON.parse(g.numbers) as unknown[]).length;
-    parts.push(`[${JSON.stringify(answer)},${g.numbers}]`);
+    parts.push(`[${answer},${g.numbers}]`);
   }
   const invalid = ctx.chunkRows - looked;
   if (invalid < 0) return null;

@@ -32,7 +32,7 @@ export function addressDbLine(e: DirectoryEntry, x: LineExtras = {}): string {
     e.buildingId, x.legalDongCode ?? e.buildingId.slice(0, 10), e.sido, e.sigungu, e.eupmyeondong, e.ri,
     e.jibunMountain ? '1' : '0', String(e.jibunMain), String(e.jibunSub), x.roadCode ?? '116803122010', e.roadName,
     e.underground ? '1' : '0', String(e.buildingMain), String(e.buildingSub), x.adminDongCode ?? e.buildingId.slice(0, 10),
-    x.adminDongName ?? e.eupmyeondong, e.zipcode, x.formerRoadAddress ?? '', x.effectiveDate ?? '20240101', x.apartment ? '1' : '0',
+    x.adminDongName ?? e.eupmyeondong, e.zipcode, x.formerRoadAddress ?? '', x.effectiveDate ?? '20240101', (x.apartment ?? e.apartment) ? '1' : '0',
     x.changeCode ?? '', x.registerBuildingName ?? e.registerName ?? e.buildingName, e.buildingName, '',
   ].join('|');
 }

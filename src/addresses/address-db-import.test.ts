@@ -42,6 +42,10 @@ describe('parseAddressDbLine', () => {
     assert.equal(line.split('|')[21], '대장상 이름');
     // the same name twice is kept once
     assert.deepEqual(parseAddressDbLine(addressDbLine(SPECIAL)), SPECIAL);
+    // 공동주택구분 1: a 공동주택
+    const flat = addressDbLine(SPECIAL, { apartment: true });
+    assert.equal(flat.split('|')[19], '1');
+    assert.deepEqual(parseAddressDbLine(flat), { ...SPECIAL, apartment: true });
   });
 
   test('세종 (no 시군구) has no double space', () => {

@@ -96,6 +96,7 @@ export function parseAddressDbLine(line: string): DirectoryEntry | null {
   };
   // most buildings carry the same name twice; the second copy says nothing
   if (registerName !== '' && registerName !== entry.buildingName) entry.registerName = registerName;
+  if (col(19) === '1') entry.apartment = true;
   return entry;
 }
 

@@ -76,7 +76,7 @@ function toJuso(e: DirectoryEntry): Record<string, string> {
     bdMgtSn: e.buildingId,
     detBdNmList: '',
     bdNm: e.buildingName,
-    bdKdcd: '0',
+    bdKdcd: e.apartment ? '1' : '0',
     siNm: e.sido,
     sggNm: e.sigungu,
     emdNm: e.eupmyeondong,

@@ -52,6 +52,8 @@ describe('parseJusoResponse', () => {
     assert.equal(e?.buildingSub, 3);
     assert.equal(e?.jibunSub, 12);
     assert.equal(e?.ri, '양근리');
+    assert.equal(e?.apartment, undefined, "bdKdcd '0': not a 공동주택");
+    assert.equal(parseJusoResponse(200, ok([{ ...ROW, bdKdcd: '1' }])).entries[0]?.apartment, true);
   });
 
   test('totalCount is the whole match count, not the page size', () => {

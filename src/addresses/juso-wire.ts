@@ -145,6 +145,8 @@ export function jusoRowToEntry(raw: unknown): DirectoryEntry | null {
     jibunSub,
     buildingName: s('bdNm'),
     roadAddress,
+    // 공동주택여부: 1 공동주택, 0 비공동주택
+    ...(s('bdKdcd') === '1' ? { apartment: true } : {}),
   };
 }
 

@@ -22,7 +22,7 @@ const BUSAN = entry({ buildingId: '2635010500100010000000004', sido: '부산광�
 const RURAL = entry({
   buildingId: '4183025021101230000000005', zipcode: '12554', sido: '경기도', sigungu: '양평군', eupmyeondong: '양평읍', ri: '양근리',
   roadName: '중앙로', buildingMain: 7, jibunMain: 123, jibunSub: 4, jibunMountain: true, underground: true, buildingName: '',
-  roadAddress: '경기도 양평군 양평읍 중앙로 지하 7',
+  roadAddress: '경기도 양평군 양평읍 중앙로 지하 7', apartment: true,
 });
 const ALL = [GFC, GFC_ANNEX, OTHER_GU, BUSAN, RURAL];
 const ids = (es: DirectoryEntry[]): string[] => es.map((e) => e.buildingId);

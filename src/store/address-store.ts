@@ -27,7 +27,7 @@ export function* inBatches<T>(items: readonly T[], size: number = ADDRESS_BATCH_
 /** The columns every finder selects, in table order. */
 export const ADDRESS_COLUMNS =
   'building_id, zipcode, sido, sigungu, eupmyeondong, ri, road_name, underground, building_main, building_sub, ' +
-  'mountain, jibun_main, jibun_sub, building_name, road_address, register_name';
+  'mountain, jibun_main, jibun_sub, building_name, road_address, register_name, apartment';
 
 /** ADDRESS_COLUMNS of address_directory joined as `a`. */
 const JOINED_COLUMNS = ADDRESS_COLUMNS.split(', ').map((c) => `a.${c}`).join(', ');
@@ -57,6 +57,7 @@ export function addressRowToEntry(r: Record<string, unknown>): DirectoryEntry {
   e.roadAddress = roadAddressOf(e);
   const registerName = typeof r.register_name === 'string' ? r.register_name : '';
   if (registerName !== '') e.registerName = registerName;
+  if (bool(r.apartment)) e.apartment = true;
   return e;
 }
 
@@ -64,11 +65,11 @@ const UPDATE_CHANGED = `ON CONFLICT (building_id) DO UPDATE SET zipcode = exclud
     eupmyeondong = excluded.eupmyeondong, ri = excluded.ri, road_name = excluded.road_name, underground = excluded.underground,
     building_main = excluded.building_main, building_sub = excluded.building_sub, mountain = excluded.mountain,
     jibun_main = excluded.jibun_main, jibun_sub = excluded.jibun_sub, building_name = excluded.building_name,
-    road_address = excluded.road_address, register_name = excluded.register_name`;
+    road_address = excluded.road_address, register_name = excluded.register_name, apartment = excluded.apartment`;
 
 const columnsOf = (e: DirectoryEntry): unknown[] => [
   e.buildingId, e.zipcode, e.sido, e.sigungu, e.eupmyeondong, e.ri, e.roadName, e.underground,
-  e.buildingMain, e.buildingSub, e.jibunMountain, e.jibunMain, e.jibunSub, e.buildingName, e.roadAddress, e.registerName ?? '',
+  e.buildingMain, e.buildingSub, e.jibunMountain, e.jibunMain, e.jibunSub, e.buildingName, e.roadAddress, e.registerName ?? '', e.apartment === true,
 ];
 
 /** A former road address of a building, as an import hands it over. */
@@ -126,14 +127,14 @@ export class AddressStore extends OverSql {
   async upsertEntries(entries: readonly DirectoryEntry[]): Promise<void> {
     for (const b of inBatches(lastPerBuilding(entries))) {
       if (this.sql.dialect === 'postgres') {
-        // one statement per batch: fifteen arrays are fifteen parameters whatever the row count, so
+        // one statement per batch: an array per column is a parameter per column whatever the row count, so
         // the 65,535-parameter limit of multi-row VALUES never applies; an unchanged row is left
         // alone, so a monthly re-import writes (and bloats) only what changed
         const columns = b.map(columnsOf);
         await this.sql.run(
           `WITH n AS (
              SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::text[], ?::boolean[],
-               ?::int[], ?::int[], ?::boolean[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[])
+               ?::int[], ?::int[], ?::boolean[], ?::int[], ?::int[], ?::text[], ?::text[], ?::text[], ?::boolean[])
                AS n (${ADDRESS_COLUMNS})
            ), former AS (
              INSERT INTO address_former_roads (${FORMER_COLUMNS})

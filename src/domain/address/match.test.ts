@@ -332,6 +332,23 @@ test('the building kind from its names: the directory’s first, then the one th
   assert.equal(buildingKindOf(null, null, false), 'unknown');
   assert.equal(match('서울 강남구 테헤란로 152').buildingKind, 'office');
   assert.equal(match('서울 강남구 테헤란로 154').buildingKind, 'house');
+  // the directory's 공동주택 flag: a brand we do not list, or a 다세대 without a name
+  assert.equal(buildingKindOf('더클래식500', null, true, true), 'apartment');
+  assert.equal(buildingKindOf(null, null, true, true), 'villa');
+  assert.equal(buildingKindOf('한빛빌딩', null, true, true), 'office', 'its name says more than the flag');
+});
+
+test('a letter without 동/호 to a building of many units: its name says so, or the directory does', () => {
+  const flats = [
+    entry('서울특별시', '강남구', '언주로', '30', { buildingName: '래미안블레스티지' }),
+    entry('서울특별시', '강남구', '언주로', '32', { apartment: true }),
+    entry('서울특별시', '강남구', '언주로', '34'),
+  ];
+  assert.equal(match('서울 강남구 언주로 30', flats).missingUnit, true, 'an apartment complex named by its brand');
+  assert.equal(match('서울 강남구 언주로 30 101동 1203호', flats).missingUnit, false);
+  assert.equal(match('서울 강남구 언주로 32', flats).missingUnit, true, 'a 공동주택 without a name');
+  assert.equal(match('서울 강남구 언주로 32', flats).buildingKind, 'villa');
+  assert.equal(match('서울 강남구 언주로 34', flats).missingUnit, false, 'a house');
 });
 
 test('the road-name index finds exactly the names roadNameDistance accepts, nearest first', () => {

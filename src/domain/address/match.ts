@@ -53,9 +53,11 @@ const VILLA = /빌라|맨션|연립|다세대|하우스|타운|캐슬|주택/;
 
 /**
  * The building's kind from its names, the directory's first: the 시군구용건물명 of the matched
- * building, else a building name the input wrote. A matched building without any name is a house.
+ * building, else a building name the input wrote. A 공동주택 (the directory's flag) whose names
+ * say nothing is a complex named by a brand we do not list when it has a name, else a 다세대 or
+ * 연립 (villa). A matched building without any name is a house.
  */
-export function buildingKindOf(directoryName: string | null, writtenName: string | null, matched: boolean): BuildingKind {
+export function buildingKindOf(directoryName: string | null, writtenName: string | null, matched: boolean, apartment = false): BuildingKind {
   for (const name of [directoryName, writtenName]) {
     if (!name) continue;
     const n = name.normalize('NFKC').replace(/\s+/g, '');
@@ -63,6 +65,7 @@ export function buildingKindOf(directoryName: string | null, writtenName: string
     if (OFFICE.test(n)) return 'office';
     if (VILLA.test(n)) return 'villa';
   }
+  if (apartment) return directoryName ? 'apartment' : 'villa';
   if (matched && !directoryName) return 'house';
   return 'unknown';
 }
@@ -337,7 +340,9 @@ export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]
   const byName = top.length === 1 && parsed.buildingName !== null && missingNumber(parsed) && namesBuilding(parsed.buildingName, top[0]!.entry);
   const noNumber = missingNumber(parsed) && !byName;
   const only = top.length === 1 && !noNumber ? top[0]! : null;
-  const saysMultiUnit = MULTI_UNIT.test(parsed.raw) || MULTI_UNIT.test(only?.entry.buildingName ?? '');
+  const buildingKind = buildingKindOf(only?.entry.buildingName || null, parsed.buildingName, only !== null, only?.entry.apartment === true);
+  // a complex named by its brand (래미안…) or a 공동주택 without a name holds many units too
+  const saysMultiUnit = MULTI_UNIT.test(parsed.raw) || MULTI_UNIT.test(only?.entry.buildingName ?? '') || (only !== null && buildingKind !== 'house' && buildingKind !== 'unknown');
 
   return {
     quality: only ? (only.fit.changes.length > 0 ? 'corrected' : 'exact') : plausible.length > 0 ? 'ambiguous' : 'not_found',
@@ -351,6 +356,6 @@ export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]
     zipMismatch: only !== null && parsed.zipcode !== null && !parsed.zipcode.outdated && parsed.zipcode.value !== only.entry.zipcode,
     outdatedZip: parsed.zipcode?.outdated === true,
     notFound: plausible.length === 0 ? notFoundWhy(parsed, candidates) : null,
-    buildingKind: buildingKindOf(only?.entry.buildingName || null, parsed.buildingName, only !== null),
+    buildingKind,
   };
 }

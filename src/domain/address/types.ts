@@ -51,6 +51,8 @@ export interface DirectoryEntry {
   roadAddress: string;
   /** 건축물대장건물명 when the directory knows one other than buildingName */
   registerName?: string;
+  /** 공동주택 (the files' 공동주택구분 1, juso's bdKdcd 1): 아파트, 연립 or 다세대, whatever its name says */
+  apartment?: boolean;
   /**
    * How the directory found the building when not by its own address: by the road address it had
    * before its road was renamed (이전도로명주소), or by another lot it stands on (관련지번).

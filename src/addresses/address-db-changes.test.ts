@@ -97,6 +97,7 @@ describeEachAddressStore('change files (변동분)', (kind) => {
     assert.equal(old.quality, 'corrected');
     assert.equal(old.entry?.buildingId, OLD.buildingId);
     assert.equal(old.fixedAddress, `${RENAMED.roadAddress}, 3층`);
+    assert.deepEqual([now.formerRoad, old.formerRoad], [false, true], 'the old road marks a stale record');
     assert.deepEqual(old.changes.filter((c) => c.field === 'road_name' || c.field === 'building_number'), [
       { field: 'road_name', from: '역삼로', to: '선릉로' },
       { field: 'building_number', from: '20', to: '433' },

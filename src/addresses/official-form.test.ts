@@ -80,7 +80,8 @@ test('a renamed road and a related lot are answered alike by the imported files 
     for (const raw of ['서울특별시 강남구 역삼로 20', '서울 강남구 역삼동 741', '서울특별시 강남구 선릉로 433']) {
       const [a, b] = await Promise.all(services.map((s) => s.check(raw)));
       assert.equal(a!.fixedAddress, tower.roadAddress, raw);
-      assert.deepEqual([b!.quality, b!.fixedAddress, b!.changes], [a!.quality, a!.fixedAddress, a!.changes], raw);
+      assert.deepEqual([b!.quality, b!.fixedAddress, b!.changes, b!.formerRoad], [a!.quality, a!.fixedAddress, a!.changes, a!.formerRoad], raw);
+      assert.equal(a!.formerRoad, raw.includes('역삼로'), raw);
     }
   } finally {
     await local.close();

@@ -120,6 +120,7 @@ export class AssessService {
       missingUnit: match?.missingUnit ?? false,
       zipMismatch: match?.zipMismatch ?? false,
       outdatedZip: match?.outdatedZip ?? false,
+      formerRoad: match?.formerRoad ?? false,
       addressForm: match ? match.parsed.form : null,
       notFound: match?.notFound ?? null,
       buildingKind: match?.buildingKind ?? 'unknown',

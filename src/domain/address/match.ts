@@ -355,6 +355,7 @@ export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]
     missingUnit: parsed.detail === null && saysMultiUnit,
     zipMismatch: only !== null && parsed.zipcode !== null && !parsed.zipcode.outdated && parsed.zipcode.value !== only.entry.zipcode,
     outdatedZip: parsed.zipcode?.outdated === true,
+    formerRoad: only?.entry.via?.kind === 'former_road',
     notFound: plausible.length === 0 ? notFoundWhy(parsed, candidates) : null,
     buildingKind,
   };

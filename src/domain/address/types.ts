@@ -117,6 +117,8 @@ export interface AddressMatch {
   zipMismatch: boolean;
   /** input carried an old 6-digit postal code */
   outdatedZip: boolean;
+  /** the building was found by the road address it had before its road was renamed (이전도로명주소): the list was not updated since */
+  formerRoad: boolean;
   /** not_found only: why no building fits (see NotFoundWhy) */
   notFound: NotFoundWhy | null;
   /** what kind of building the address is, from its names (see buildingKindOf) */

@@ -121,6 +121,11 @@ export const FEATURE_TEXT = {
   jibun_form: { label: 'jibun_form', source: 'input', text: fixed('지번 주소로 적힘 (2014년 이전 기록일 가능성)', 'written as a lot (지번) address: a record likely older than 2014') },
   zip_mismatch: { label: 'zip_mismatch', source: 'address', text: fixed('우편번호가 주소와 맞지 않음', 'postal code does not match the address') },
   outdated_zip: { label: 'outdated_zip', source: 'address', text: fixed('옛 6자리 우편번호 사용', 'old 6-digit postal code') },
+  former_road_name: {
+    label: 'former_road_name',
+    source: 'address',
+    text: fixed('바뀌기 전 도로명으로 적힘 (이전도로명주소): 한동안 갱신되지 않은 기록', 'written with the road name used before a renaming: a record not updated for a while'),
+  },
   name_entity_mismatch: {
     label: 'name_entity_mismatch',
     source: 'input',

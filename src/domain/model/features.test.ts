@@ -16,6 +16,7 @@ const clean = (over: Partial<AssessmentInput> = {}): AssessmentInput => ({
   missingUnit: false,
   zipMismatch: false,
   outdatedZip: false,
+  formerRoad: false,
   addressForm: 'road',
   notFound: null,
   buildingKind: 'office',
@@ -101,8 +102,8 @@ test('address changes are counted when the address matched, capped at 3', () => 
 });
 
 test('address defects are indicators, and mean nothing without an address', () => {
-  const defects = { missingBuildingNumber: true, missingUnit: true, zipMismatch: true, outdatedZip: true };
-  assert.deepEqual(keys(clean(defects)), ['missing_building_number', 'missing_unit', 'outdated_zip', 'zip_mismatch']);
+  const defects = { missingBuildingNumber: true, missingUnit: true, zipMismatch: true, outdatedZip: true, formerRoad: true };
+  assert.deepEqual(keys(clean(defects)), ['former_road_name', 'missing_building_number', 'missing_unit', 'outdated_zip', 'zip_mismatch']);
   assert.deepEqual(keys(clean({ ...defects, addressQuality: 'no_address' })), ['no_address']);
 });
 

@@ -107,6 +107,7 @@ export function featurize(input: AssessmentInput): Map<string, number> {
     set('jibun_form', input.addressForm === 'jibun');
     set('zip_mismatch', input.zipMismatch);
     set('outdated_zip', input.outdatedZip);
+    set('former_road_name', input.formerRoad);
   }
 
   // Together these often mean the site itself is gone (redevelopment, demolition), which the

@@ -66,6 +66,9 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   zip_mismatch: 0.3,
   // 6-digit codes still route, but they mark a record not touched since 2015
   outdated_zip: 0.2,
+  // a road renamed since the record was written: the building is found (its 이전도로명주소) and the
+  // carrier knows it, but the record is as stale as a 지번 or 6-digit one, its business as likely gone
+  former_road_name: 0.2,
   name_entity_mismatch: 0.4,
   // the customer's own record already says 폐업/청산/(구)
   name_closure_hint: 1.0,
@@ -91,7 +94,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.25b';
+export const PRIOR_VERSION = 'prior-2026.11.26';
 
 export const PRIOR_MODEL: ModelParams = Object.freeze({
   version: PRIOR_VERSION,

@@ -96,7 +96,7 @@ export class BatchWorker {
     const job = await store.batches.jobById(lease.jobId);
     const account = job ? await store.accounts.get(job.accountId) : null;
     if (!job || !account) return; // deleted meanwhile: its chunks went with it
-    if (await this.#fromCache(lease, job)) return;
+    if ((!lease.shared || store.batches.sharedFromCache) && (await this.#fromCache(lease, job))) return;
     const rows = await chunkRows(store.batches, lease.jobId, lease.chunkNo);
     let shared = lease.shared ? await store.batches.sharedNumbers(lease.jobId, chunkNumbers(rows)) : new Map<string, SharedNumber>();
     // A shared number another chunk recorded first with another answer (only when both looked it

@@ -43,6 +43,19 @@ async function countsOf(sql: Sql, jobId: string): Promise<Tally> {
 const dailyOf = (why: unknown): boolean => typeof why === 'string' && why.startsWith(DAILY_LIMIT_REASON);
 
 export class BatchStore extends OverSql {
+  /**
+   * Whether a job's shared numbers with a fresh cache entry are recorded when it is accepted
+   * (finalizeJob's cachedFrom), and chunks holding shared numbers complete from the cache. On the
+   * embedded store this is what keeps a list that repeats its customers fast (recording answers
+   * chunk by chunk wrote each to a random place of the table). PostgreSQL already records a
+   * chunk's shared answers in one statement, and there both measured slower (100,000 rows with
+   * each number 2–3 times, two workers: 7,100 against 8,600 rows/s; bench/RESULTS.md), so it
+   * keeps the general way.
+   */
+  get sharedFromCache(): boolean {
+    return this.sql.dialect === 'sqlite';
+  }
+
   /** A job in state 'uploading', invisible but to its Idempotency-Key, leased to its uploader until `uploadLeaseUntil`. */
   async createJob(j: NewJob): Promise<void> {
     await this.sql.run(
@@ -86,7 +99,7 @@ export class BatchStore extends OverSql {
         ({ charged, overage } = charge);
         await addUsage(t, job.accountId, job.month, charged, overage, seoulDay(o.now));
       }
-      if (o.sharedNumbers.length > 0) await insertShared(t, jobId, o.sharedNumbers, o.cachedFrom, o.now);
+      if (o.sharedNumbers.length > 0) await insertShared(t, jobId, o.sharedNumbers, this.sharedFromCache ? o.cachedFrom : undefined, o.now);
       // chunks are cut by rows and by characters while uploading: their bounds are the stored rows'
       const chunks = await t.run(
         `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)

@@ -50,7 +50,7 @@ export class BatchStore extends OverSql {
    * chunk by chunk wrote each to a random place of the table). PostgreSQL already records a
    * chunk's shared answers in one statement, and there both measured slower (100,000 rows with
    * each number 2–3 times, two workers: 7,100 against 8,600 rows/s; bench/RESULTS.md), so it
-   * keeps the general way.
+   * keeps the general way (recordCacheAnswers still answers for both, as every store operation does).
    */
   get sharedFromCache(): boolean {
     return this.sql.dialect === 'sqlite';
@@ -99,7 +99,9 @@ export class BatchStore extends OverSql {
         ({ charged, overage } = charge);
         await addUsage(t, job.accountId, job.month, charged, overage, seoulDay(o.now));
       }
-      if (o.sharedNumbers.length > 0) await insertShared(t, jobId, o.sharedNumbers, this.sharedFromCache ? o.cachedFrom : undefined, o.now);
+      if (o.sharedNumbers.length > 0) {
+        await insertShared(t, jobId, o.sharedNumbers, this.sharedFromCache && o.cachedFrom !== undefined ? { source: o.cachedFrom, now: o.now } : null);
+      }
       // chunks are cut by rows and by characters while uploading: their bounds are the stored rows'
       const chunks = await t.run(
         `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)
@@ -459,41 +461,29 @@ async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {
 }
 
 /**
- * Keeps a job's shared numbers, each to be answered once. With `cachedFrom`, those with a fresh
- * cache entry of that registry are recorded answered at once, as a cache hit answers them
- * (src/registry/status-service.ts): the job's answer for a number it holds several times is then
- * fixed when the job is accepted, and no chunk writes it (on a list that repeats its customers,
- * recording answers chunk by chunk, each in random places of the table, cost more than the rest
- * of the work). The others wait for the first chunk that answers them (recordShared). Inserted
- * in one statement, in key order (a third faster than the upload's order on SQLite); a record that names another number is left to the chunks, as the cache path
- * leaves it (cachedGroups).
+ * Keeps a job's shared numbers, each to be answered once. With `pin` (the embedded store only:
+ * BatchStore.sharedFromCache), those with a fresh cache entry of that registry are recorded
+ * answered at once, as a cache hit answers them (src/registry/status-service.ts): the job's
+ * answer for a number it holds several times is then fixed when the job is accepted, and no
+ * chunk writes it (on a list that repeats its customers, recording answers chunk by chunk, each
+ * in a random place of the table, cost more than the rest of the work). The others wait for the
+ * first chunk that answers them (recordShared). Inserted in one statement, in key order (a third
+ * faster than the upload's order); a record that names another number is left to the chunks, as
+ * the cache path leaves it (cachedGroups).
  */
-async function insertShared(t: Sql, jobId: string, bnos: readonly string[], cachedFrom: string | undefined, now: Date): Promise<void> {
-  if (cachedFrom === undefined) {
+async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin: { source: string; now: Date } | null): Promise<void> {
+  if (pin === null || t.dialect === 'postgres') {
     await t.run(`INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT ?, value, NULL, false, false FROM ${listTable(t.dialect, 'text')}`, [jobId, bnos]);
-  } else if (t.dialect === 'postgres') {
-    // checkedAt spelled as JavaScript's toISOString spells it, as every other recorded answer
-    await t.run(
-      `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
-       SELECT ?, l.value, a.answer, false, a.answer IS NOT NULL FROM unnest(?::text[]) AS l (value)
-         LEFT JOIN LATERAL (
-           SELECT jsonb_build_object('record', s.record, 'source', s.source, 'checkedAt', to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                                     'fromCache', true, 'stale', false) AS answer
-             FROM status_cache s WHERE s.b_no = l.value AND s.source = ? AND s.expires_at > ?::timestamptz AND s.record ->> 'b_no' = s.b_no
-         ) a ON true
-        ORDER BY l.value`,
-      [jobId, bnos, cachedFrom, now.toISOString()],
-    );
-  } else {
-    await t.run(
-      `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
-       SELECT ?, l.value, CASE WHEN s.b_no IS NOT NULL THEN json_object('record', json(s.record), 'source', s.source, 'checkedAt', s.checked_at, 'fromCache', json('true'), 'stale', json('false')) END,
-              false, s.b_no IS NOT NULL
-         FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND json_extract(s.record, '$.b_no') = s.b_no
-        ORDER BY l.value`,
-      [jobId, JSON.stringify(bnos), cachedFrom, now.toISOString()],
-    );
+    return;
   }
+  await t.run(
+    `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
+     SELECT ?, l.value, CASE WHEN s.b_no IS NOT NULL THEN json_object('record', json(s.record), 'source', s.source, 'checkedAt', s.checked_at, 'fromCache', json('true'), 'stale', json('false')) END,
+            false, s.b_no IS NOT NULL
+       FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND json_extract(s.record, '$.b_no') = s.b_no
+      ORDER BY l.value`,
+    [jobId, JSON.stringify(bnos), pin.source, pin.now.toISOString()],
+  );
 }
 
 /**

@@ -112,7 +112,7 @@ function mailing(t: ReturnType<typeof tools>, h: Hidden): Mailing {
   const [addressBounced, addressDelivered] = past(quality !== 'no_address' && t.chance(0.15) ? t.int(1, 4) : 0);
   const input: AssessmentInput = {
     status: shown, closedOn, taxTypeCode, entityKind, addressQuality: quality, addressChanges, missingBuildingNumber, missingUnit,
-    zipMismatch, outdatedZip, formerRoad: false,
+    zipMismatch, outdatedZip, formerRoad: false, liveNeighbour: null,
     // this world is built at the model-input level without the newer signals (trade, building kind, why not found …)
     addressForm: quality === 'no_address' ? null : 'road', notFound: null, buildingKind: 'unknown',
     name: { entityMismatch, closureHint, trade: null, branch: false }, history: { bizBounced, bizDelivered, bizGone: 0, bizAbsent: 0, addressBounced, addressDelivered }, asOf: AS_OF,

@@ -7,6 +7,7 @@ import { nextSeoulDay } from '../domain/quota-period.ts';
 import { type BatchJob, type BatchRowInput, type ChunkCompletion, type ChunkOutput, DAILY_LIMIT_REASON, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
+import { liveNeighbours } from '../verification/live-neighbours.ts';
 import { answerEvidence, lookupNumber, statusOf, validationInputOf, verificationOf } from './job-rows.ts';
 import { type Evidence, type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
 import { rowValidation, type RowValidation, type RowValidationInput, type ValidateQuery, validateKey, type Validator } from '../domain/validation.ts';
@@ -145,7 +146,10 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     counts.byStatus[status] = (counts.byStatus[status] ?? 0) + 1;
   }
   // the chunk's named rows are assessed together (the same result each would get alone)
-  const assessed = named.length === 0 ? [] : await deps.assess.assessMany(account, named.map(({ row, name, v }) => ({ v, name, address: row.address })), job.locale, deps.now(), addressChecks);
+  const unregistered = named.filter(({ v }) => v.biz_status === 'unregistered').map(({ v }) => v.b_no);
+  const near = unregistered.length > 0 ? await liveNeighbours(deps.status, unregistered, { offline: job.offline }) : new Map<string, string>();
+  const mailings = named.map(({ row, name, v }) => ({ v, name, address: row.address, liveNeighbour: near.get(v.b_no) ?? null }));
+  const assessed = named.length === 0 ? [] : await deps.assess.assessMany(account, mailings, job.locale, deps.now(), addressChecks);
   if (named.length > 0) await yieldToLoop();
   named.forEach(({ row, v }, i) => {
     const a = assessed[i]!;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { checkDigitOf, entityKindOf, formatWithHyphens, hasValidCheckDigit, isCorporate, isTenDigits, normaliseFromFile } from './bizno.ts';
+import { checkDigitOf, entityKindOf, formatWithHyphens, hasValidCheckDigit, isCorporate, isTenDigits, normaliseFromFile, transposedNeighbours } from './bizno.ts';
 
 test('real numbers pass the check digit (삼성전자 124-81-00998, 네이버 220-81-62517)', () => {
   assert.equal(hasValidCheckDigit('1248100998'), true);
@@ -57,4 +57,24 @@ test('spreadsheet forms are normalised', () => {
   assert.equal(normaliseFromFile('12-34'), null);
   assert.equal(normaliseFromFile(null), null);
   assert.equal(formatWithHyphens('1248100998'), '124-81-00998');
+});
+
+test('transposed neighbours: the valid numbers two swapped adjacent digits away', () => {
+  // every single wrong digit is caught by the check digit: no valid number is one digit away
+  const digits = '0123456789';
+  for (const bno of ['1248100998', '2208162517', `305112804${checkDigitOf('305112804')}`]) {
+    assert.ok(hasValidCheckDigit(bno));
+    for (let i = 0; i < 10; i++) {
+      for (const d of digits) if (d !== bno[i]) assert.equal(hasValidCheckDigit(bno.slice(0, i) + d + bno.slice(i + 1)), false, `${bno} at ${i} → ${d}`);
+    }
+  }
+  // a swap of two digits five apart in weights 1 and 3 keeps the sum (2 × 5 ≡ 0 mod 10)
+  const nine = '163456789'; // its first two digits, 1 and 6, are five apart
+  const live = nine + checkDigitOf(nine);
+  const typo = '61' + live.slice(2);
+  assert.ok(hasValidCheckDigit(typo));
+  assert.ok(transposedNeighbours(typo).includes(live));
+  for (const n of transposedNeighbours(typo)) assert.ok(hasValidCheckDigit(n) && n !== typo);
+  assert.deepEqual(transposedNeighbours('1234567890'), [], 'an invalid number has none');
+  assert.deepEqual(transposedNeighbours('1111111111'.slice(0, 9) + checkDigitOf('111111111')), [], 'nothing to swap');
 });

@@ -64,3 +64,21 @@ export function isCorporate(kind: EntityKind): boolean {
 export function formatWithHyphens(bno: string): string {
   return `${bno.slice(0, 3)}-${bno.slice(3, 5)}-${bno.slice(5)}`;
 }
+
+/**
+ * The valid numbers that differ from `bno` by two adjacent digits swapped: the typo a check digit
+ * lets through. It catches every single wrong digit (each weight 1, 3, 7 is prime to 10, and the
+ * ninth digit's weight 5 with its carry gives each digit its own residue), so a number a customer
+ * mistyped that still passes is most often a transposition of two digits five apart. Usually none
+ * or one; in number order.
+ */
+export function transposedNeighbours(bno: string): string[] {
+  if (!hasValidCheckDigit(bno)) return [];
+  const out = new Set<string>();
+  for (let i = 0; i < 9; i++) {
+    if (bno[i] === bno[i + 1]) continue;
+    const swapped = bno.slice(0, i) + bno[i + 1]! + bno[i]! + bno.slice(i + 2);
+    if (hasValidCheckDigit(swapped)) out.add(swapped);
+  }
+  return [...out].toSorted();
+}

@@ -22,6 +22,8 @@ export interface Mailing {
   v: Verification;
   name: string;
   address?: string | null | undefined;
+  /** an unregistered number's operating neighbour (live-neighbours.ts), when looked up */
+  liveNeighbour?: string | null | undefined;
 }
 
 export interface AssessedMailing {
@@ -55,7 +57,7 @@ export class AssessService {
     this.#d = deps;
   }
 
-  async assess(account: Account, v: Verification, input: { name: string; address?: string | undefined }, locale: Locale, asOf: Date): Promise<AssessedMailing> {
+  async assess(account: Account, v: Verification, input: { name: string; address?: string | undefined; liveNeighbour?: string | null }, locale: Locale, asOf: Date): Promise<AssessedMailing> {
     return (await this.assessMany(account, [{ v, ...input }], locale, asOf))[0]!;
   }
 
@@ -100,12 +102,12 @@ export class AssessService {
       const signalKey = `${m.v.entity_type}\u0000${m.name}`;
       let name = signals.get(signalKey);
       if (!name) signals.set(signalKey, (name = nameSignals(m.name, m.v.entity_type)));
-      return this.#scored(m.v, match instanceof Error ? null : match, match instanceof Error, keys[i]!, history[i]!, name, { model, adjustment, locale, asOf });
+      return this.#scored(m.v, match instanceof Error ? null : match, match instanceof Error, keys[i]!, history[i]!, name, m.liveNeighbour ?? null, { model, adjustment, locale, asOf });
     });
   }
 
   #scored(
-    v: Verification, match: AddressCheck | null, unavailable: boolean, addressKey: string | null, history: LabelCounts, signals: ReturnType<typeof nameSignals>,
+    v: Verification, match: AddressCheck | null, unavailable: boolean, addressKey: string | null, history: LabelCounts, signals: ReturnType<typeof nameSignals>, liveNeighbour: string | null,
     { model, adjustment, locale, asOf }: { model: ModelParams; adjustment: AccountAdjustment | null; locale: Locale; asOf: Date },
   ): AssessedMailing {
     const modelInput: AssessmentInput = {
@@ -121,6 +123,7 @@ export class AssessService {
       zipMismatch: match?.zipMismatch ?? false,
       outdatedZip: match?.outdatedZip ?? false,
       formerRoad: match?.formerRoad ?? false,
+      liveNeighbour: liveNeighbour ?? null,
       addressForm: match ? match.parsed.form : null,
       notFound: match?.notFound ?? null,
       buildingKind: match?.buildingKind ?? 'unknown',

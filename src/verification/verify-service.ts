@@ -9,6 +9,7 @@ import type { StatusService } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
 import type { Quota, QuotaState } from '../accounts/quota.ts';
 import type { AssessService } from './assess-service.ts';
+import { liveNeighbours } from './live-neighbours.ts';
 import type { EvidenceService } from '../evidence/evidence-service.ts';
 
 export interface VerifyInput {
@@ -42,7 +43,8 @@ export class VerifyService {
     const name = input.name?.trim();
     if (!name) return outcome;
     // with a name, the mailing-risk assessment fills the rest of the result
-    const assessed = await this.#assess.assess(account, outcome.result, { name, address: input.address }, locale, this.#now());
+    const near = outcome.result.biz_status === 'unregistered' ? await liveNeighbours(this.#status, [input.b_no]) : null;
+    const assessed = await this.#assess.assess(account, outcome.result, { name, address: input.address, liveNeighbour: near?.get(input.b_no) ?? null }, locale, this.#now());
     return { ...outcome, result: { ...outcome.result, ...assessed.fields, address: assessed.address } };
   }
 

@@ -2,11 +2,12 @@
 // upstream calls of 100), then the assessment for entries with a name. Answers that are not fresh
 // (upstream down, only a stale cache entry) are reported as missing, so a check never records a
 // change it did not observe.
-import { buildVerification, ntsDate } from '../domain/verification.ts';
+import { buildVerification, ntsDate, statusFromNts } from '../domain/verification.ts';
 import type { WatchState } from '../domain/watch.ts';
 import type { StatusService } from '../domain/status.ts';
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
+import { liveNeighbours } from '../verification/live-neighbours.ts';
 import type { EvidenceService } from '../evidence/evidence-service.ts';
 import { type EvidenceInput, evidenceOf } from '../domain/evidence.ts';
 
@@ -53,6 +54,12 @@ export class WatchChecker {
   async check(targets: readonly WatchTarget[], opts: { maxAgeMs?: number } = {}): Promise<(Observation | null)[]> {
     if (targets.length === 0) return [];
     const { answers } = await this.#status.lookup(targets.map((t) => t.bno), opts);
+    // as POST /verify assesses them: an unregistered number's operating neighbour (a mistyped number)
+    const unregistered = targets.filter((t) => {
+      const answer = answers.get(t.bno);
+      return t.name?.trim() && answer && !answer.stale && statusFromNts(answer.record) === 'unregistered';
+    });
+    const near = unregistered.length > 0 ? await liveNeighbours(this.#status, unregistered.map((t) => t.bno)) : new Map<string, string>();
     const asOf = this.#now();
     return Promise.all(
       targets.map(async (t): Promise<Observation | null> => {
@@ -67,7 +74,7 @@ export class WatchChecker {
         if (!name) return { state: { biz_status: v.biz_status, grade: null, bounce_prob: null, action: null, closed_on: v.closed_on, ...tax }, evidence };
         let fields;
         try {
-          ({ fields } = await this.#assess.assess(t.account, v, { name, address: t.address ?? undefined }, 'ko', asOf));
+          ({ fields } = await this.#assess.assess(t.account, v, { name, address: t.address ?? undefined, liveNeighbour: near.get(t.bno) ?? null }, 'ko', asOf));
         } catch (err) {
           // one entry's failed assessment postpones that entry, not the whole round
           this.#onError(err);

@@ -2,6 +2,7 @@
 // evidence comes from, and how it reads in Korean and English. A feature missing here still
 // scores and explains itself (see textOf), so a refit that adds one cannot break the reasons.
 import type { NotFoundWhy } from '../address/types.ts';
+import { formatWithHyphens } from '../bizno.ts';
 import { pairParts } from './pairs.ts';
 import type { AssessmentInput, Contribution } from './types.ts';
 
@@ -64,6 +65,17 @@ export const FEATURE_TEXT = {
     label: 'unregistered',
     source: 'nts',
     text: fixed('국세청 상태: 국세청에 등록되지 않은 사업자등록번호', 'NTS status: not registered with the NTS'),
+  },
+  unregistered_near_live: {
+    label: 'unregistered_near_live',
+    source: 'nts',
+    text: (c) => {
+      const n = c.input.liveNeighbour ? formatWithHyphens(c.input.liveNeighbour) : '';
+      return {
+        ko: `두 자리가 바뀐 번호 ${n}는 계속사업자: 번호를 잘못 적은 것으로 보이며 주소가 맞으면 배달됨`,
+        en: `two swapped digits give ${n}, an operating business: most likely a mistyped number; mail to its address arrives`,
+      };
+    },
   },
   status_unknown: { label: 'unknown', source: 'nts', text: fixed('국세청 상태를 확인하지 못함', 'NTS status could not be obtained') },
   status_invalid: {

@@ -17,6 +17,7 @@ const clean = (over: Partial<AssessmentInput> = {}): AssessmentInput => ({
   zipMismatch: false,
   outdatedZip: false,
   formerRoad: false,
+  liveNeighbour: null,
   addressForm: 'road',
   notFound: null,
   buildingKind: 'office',

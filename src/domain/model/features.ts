@@ -83,6 +83,8 @@ export function featurize(input: AssessmentInput): Map<string, number> {
   }
   // an individual's registered address is often the owner's home: after closing, someone still
   // lives there and takes the mail, where a closed company's office is let to someone else
+  // a mistyped number of an operating business: the address is still the business's
+  set('unregistered_near_live', input.status === 'unregistered' && input.liveNeighbour !== null);
   set('closed_individual', input.status === 'closed' && !isCorporate(input.entityKind) && input.entityKind !== 'other');
 
   // 03 과세특례 was the pre-2000 predecessor of 간이과세, and 07 is a 간이과세자 that issues tax

@@ -15,6 +15,9 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // slightly lower because many are typos of a live number whose address is still right.
   status_closed: 3.5,
   status_unregistered: 3.0,
+  // … and when two swapped digits give an operating business's number, the list most likely
+  // mistyped that business: the letter goes to its address (3.0 − 2.3: about twice the reference)
+  unregistered_near_live: -2.3,
   // 휴업: the premises usually stand shut; mail comes back 폐문부재 more often than it is
   // collected (~25 % on a clean address; an independent mailing world showed 40 % against our
   // earlier 1.5, which predicted 24 % on its rows)
@@ -94,7 +97,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.26';
+export const PRIOR_VERSION = 'prior-2026.11.26b';
 
 export const PRIOR_MODEL: ModelParams = Object.freeze({
   version: PRIOR_VERSION,

@@ -22,6 +22,8 @@ export interface AssessmentInput {
   outdatedZip: boolean;
   /** the address names the building's road as it was before a renaming (address/types.ts) */
   formerRoad: boolean;
+  /** an unregistered number's operating neighbour, two swapped digits away (bizno.ts), or null */
+  liveNeighbour: string | null;
   /** how the address was written: 지번 (lot) form marks a record not updated since 2014 */
   addressForm: 'road' | 'jibun' | 'unknown' | null;
   /** not_found only: why (address/types.ts) */

@@ -64,7 +64,8 @@ async function runWorld(key: string): Promise<void> {
   if (!spec) throw new Error(`no world ${key}; worlds: ${Object.keys(WORLDS).join(', ')}`);
   const world = buildWorld({ ...spec, seed }, AS_OF);
   const dir = mkdtempSync(path.join(tmpdir(), `bizcheck-eval-${key}-`));
-  const nts = await startFakeNts({ serviceKey: 'eval', overrides: world.records });
+  // the world's registry is all there is: a number outside it is unregistered
+  const nts = await startFakeNts({ serviceKey: 'eval', overrides: world.records, closedWorld: true });
   const env = {
     DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', NTS_SERVICE_KEY: 'eval', NTS_BASE_URL: nts.url, ADDRESS_DIRECTORY: 'local',
     MODEL_REFIT_MIN_LABELS: '500', MODEL_REFIT_CHECK_SECONDS: '1', BATCH_MAX_ROWS: '100000',

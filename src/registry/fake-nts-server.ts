@@ -3,7 +3,7 @@
 
 import { type IncomingMessage, type ServerResponse, createServer } from 'node:http';
 import { NTS_MAX_PER_CALL, NTS_STATUS_PATH, NTS_VALIDATE_PATH } from './nts-wire.ts';
-import { recordWithStatus, sandboxRecord, sandboxValidation } from './sandbox.ts';
+import { recordWithStatus, sandboxRecord, sandboxValidation, unregisteredRecord } from './sandbox.ts';
 import type { NtsRecord } from '../domain/status.ts';
 import { VALIDATE_FIELDS, type ValidateQuery } from '../domain/validation.ts';
 import { seededRandom } from '../domain/seeded-random.ts';
@@ -29,6 +29,11 @@ export interface FakeNtsOptions {
   seed?: number;
   /** answers that replace the sandbox's for given numbers (e.g. make a business close) */
   overrides?: ReadonlyMap<string, NtsRecord>;
+  /**
+   * the overrides are the whole registry: any other number is unregistered, as NTS answers a
+   * number it does not know (without: the sandbox world's answer, where most valid numbers operate)
+   */
+  closedWorld?: boolean;
   /**
    * numbers the key may ask about per day (both endpoints); past it the gateway answers
    * 429 {"code": -10}. Days are counted from start or the last `resetDay()`.
@@ -188,7 +193,7 @@ export async function startFakeNts(initial: FakeNtsOptions = {}): Promise<FakeNt
       }
       const recordOf = (b: string): NtsRecord => {
         const bno = b.replace(/-/g, '');
-        return changed.get(bno) ?? opts.overrides?.get(bno) ?? sandboxRecord(bno);
+        return changed.get(bno) ?? opts.overrides?.get(bno) ?? (opts.closedWorld ? unregisteredRecord(bno) : sandboxRecord(bno));
       };
       if (validate) {
         const data = (items as ValidateQuery[]).map((q) => {

@@ -2,7 +2,7 @@
 // HTTP against the fake NTS, on both stores.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { checkDigitOf } from '../src/domain/bizno.ts';
+import { checkDigitOf, transposedNeighbours } from '../src/domain/bizno.ts';
 import { startFakeNts, type FakeNts } from '../src/registry/fake-nts-server.ts';
 import { call, startTestServer, type TestServer } from './helpers/server.ts';
 import { upload, waitForJob } from './helpers/batch.ts';
@@ -41,7 +41,12 @@ describeEachStore('batch rows across chunks', (kind) => {
     assert.equal(Object.values(done.body.counts.biz_status as Record<string, number>).reduce((a, b) => a + b, 0), 60);
     assert.equal(Object.values(done.body.counts.grade as Record<string, number>).reduce((a, b) => a + b, 0), 12, 'one grade per named row');
     const asked = nts.received.slice(askedBefore).flat();
-    assert.deepEqual(asked.toSorted(), Array.from({ length: 12 }, (_, i) => valid(i)).toSorted(), 'each number asked once');
+    const listed = Array.from({ length: 12 }, (_, i) => valid(i));
+    assert.deepEqual(asked.filter((b) => listed.includes(b)).toSorted(), listed.toSorted(), 'each number asked once');
+    // and, once each, the swapped-digit neighbours of the named rows' unregistered numbers (live-neighbours.ts)
+    const neighbours = asked.filter((b) => !listed.includes(b));
+    assert.equal(new Set(neighbours).size, neighbours.length, 'each neighbour asked once');
+    for (const b of neighbours) assert.ok(listed.some((l) => transposedNeighbours(l).includes(b)), b);
     assert.equal((await call(srv.url, 'GET', '/me', { key: apiKey })).body.quota.used, 12);
 
     const rows = (await call(srv.url, 'GET', `/batch/${res.body.job_id}/results?format=json`, { key: apiKey })).body as Record<string, unknown>[];

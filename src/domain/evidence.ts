@@ -60,7 +60,7 @@ export function evidenceOf(e: EvidenceInput): Evidence {
   // (12 hex digits of epoch ms), then 80 bits of the hash: records are written in about the order
   // their answers arrive, so the id index grows at its end. A hash alone put every new record on
   // a random page of it, and writing a lookup's evidence cost more than the rest of the lookup
-  // (50 → 90 µs a record at 300,000 records, against 23 flat; bench/RESULTS.md).
+  // (38 → 78 µs a record as the table grew to 240,000 records, against 23 flat; bench/RESULTS.md).
   const ms = Date.parse(e.checkedAt);
   const time = (Number.isFinite(ms) && ms > 0 ? ms : 0).toString(16).padStart(12, '0');
   const id = `ver_${time}${sha256(JSON.stringify([e.accountId, e.api, e.source, e.bno, e.checkedAt, recordSha256])).slice(0, 20)}`;

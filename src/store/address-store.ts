@@ -127,9 +127,9 @@ export class AddressStore extends OverSql {
   async upsertEntries(entries: readonly DirectoryEntry[]): Promise<void> {
     for (const b of inBatches(lastPerBuilding(entries))) {
       if (this.sql.dialect === 'postgres') {
-        // one statement per batch: an array per column is a parameter per column whatever the row count, so
-        // the 65,535-parameter limit of multi-row VALUES never applies; an unchanged row is left
-        // alone, so a monthly re-import writes (and bloats) only what changed
+        // one statement per batch: an array per column is one parameter whatever the row count,
+        // so the 65,535-parameter limit of multi-row VALUES never applies; an unchanged row is
+        // left alone, so a monthly re-import writes (and bloats) only what changed
         const columns = b.map(columnsOf);
         await this.sql.run(
           `WITH n AS (

@@ -341,8 +341,9 @@ export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]
   const noNumber = missingNumber(parsed) && !byName;
   const only = top.length === 1 && !noNumber ? top[0]! : null;
   const buildingKind = buildingKindOf(only?.entry.buildingName || null, parsed.buildingName, only !== null, only?.entry.apartment === true);
-  // a complex named by its brand (래미안…) or a 공동주택 without a name holds many units too
-  const saysMultiUnit = MULTI_UNIT.test(parsed.raw) || MULTI_UNIT.test(only?.entry.buildingName ?? '') || (only !== null && buildingKind !== 'house' && buildingKind !== 'unknown');
+  // the matched building's kind covers every name MULTI_UNIT knows, and also a complex named by its
+  // brand (래미안…) and a 공동주택 without a name
+  const saysMultiUnit = MULTI_UNIT.test(parsed.raw) || (only !== null && buildingKind !== 'house' && buildingKind !== 'unknown');
 
   return {
     quality: only ? (only.fit.changes.length > 0 ? 'corrected' : 'exact') : plausible.length > 0 ? 'ambiguous' : 'not_found',

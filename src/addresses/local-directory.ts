@@ -101,11 +101,11 @@ export class LocalDirectory implements AddressDirectory {
     // the roads a typo is looked for among: the written 시군구's, or 세종's (it has no 시군구)
     const scope = q.sigungu ?? (q.sido === SEJONG ? '' : null);
     if (road && scope !== null) {
+      const near = await this.#nearRoads(scope, road.name);
+      const at = await this.#store.findByRoadsAt([...near, road.name], road.main, road.sub, wide);
       const found: DirectoryEntry[] = [];
-      for (const name of await this.#nearRoads(scope, road.name)) {
-        found.push(...(await this.#store.findByRoad(null, name, road.main, road.sub, wide)).filter((e) => inSido(e) && inSigungu(e)));
-      }
-      found.push(...(await this.#store.findByRoad(null, road.name, road.main, road.sub, wide)).filter(inSido));
+      for (const name of near) found.push(...at.get(name)!.filter((e) => inSido(e) && inSigungu(e)));
+      found.push(...at.get(road.name)!.filter(inSido));
       if (found.length > 0) return dedupe(found, limit);
     }
 

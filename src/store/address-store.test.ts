@@ -119,4 +119,16 @@ describeEachAddressStore('AddressStore, many buildings at once', (kind) => {
     }
     assert.deepEqual(ids(many1(await db.store.findByRoadMany(keys, 20))), [GFC.buildingId, underground.buildingId]);
   });
+
+  test('findByRoadsAt answers each road name as findByRoad(null, …) does: same rows, same order, absent names empty', T, async () => {
+    const names = ['테헤란로', '중앙로', '없는로'];
+    for (const [main, sub] of [[152, 0], [7, 0], [152, 2], [999, 0]] as const) {
+      for (const limit of [1, 2, 20]) {
+        const at = await db.store.findByRoadsAt(names, main, sub, limit);
+        assert.deepEqual([...at.keys()], names);
+        for (const n of names) assert.deepEqual(at.get(n), await db.store.findByRoad(null, n, main, sub, limit), `${n} ${main}-${sub}, limit ${limit}`);
+      }
+    }
+    assert.equal((await db.store.findByRoadsAt(names, 152, 0, 20)).get('테헤란로')!.length, 4, 'every 시군구 and 시도, above ground first');
+  });
 });

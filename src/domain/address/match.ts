@@ -114,8 +114,21 @@ export function editDistance(a: string, b: string): number {
 
 const HANGUL_FIRST = 0xac00;
 const HANGUL_LAST = 0xd7a3;
-// vowels spoken alike and swapped in writing: ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅚ/ㅞ (indices of the 21 medials)
-const ALIKE_VOWELS = [new Set([1, 5]), new Set([3, 7]), new Set([10, 11, 15])];
+// vowels spoken alike and swapped in writing: ㅐ/ㅔ, ㅒ/ㅖ, ㅙ/ㅚ/ㅞ; the group of each of the 21
+// medials (0: none), a table because a typo scan asks it for every letter of every near road
+const ALIKE_VOWEL_GROUP = Int8Array.from({ length: 21 }, (_, m) => (m === 1 || m === 5 ? 1 : m === 3 || m === 7 ? 2 : m === 10 || m === 11 || m === 15 ? 3 : 0));
+
+/** jamoDistance of two UTF-16 units. */
+function unitDistance(a: number, b: number): number {
+  if (a === b) return 0;
+  const x = a - HANGUL_FIRST;
+  const y = b - HANGUL_FIRST;
+  if (x < 0 || y < 0 || x > HANGUL_LAST - HANGUL_FIRST || y > HANGUL_LAST - HANGUL_FIRST) return 3;
+  const xm = ((x % 588) / 28) | 0;
+  const ym = ((y % 588) / 28) | 0;
+  const vowel = xm === ym ? 0 : ALIKE_VOWEL_GROUP[xm] !== 0 && ALIKE_VOWEL_GROUP[xm] === ALIKE_VOWEL_GROUP[ym] ? 0.5 : 1;
+  return Number(((x / 588) | 0) !== ((y / 588) | 0)) + vowel + Number(x % 28 !== y % 28);
+}
 
 /**
  * How far apart two letters are in jamo: one per differing 초성, 중성 or 종성, a half for vowels
@@ -123,14 +136,13 @@ const ALIKE_VOWELS = [new Set([1, 5]), new Set([3, 7]), new Set([10, 11, 15])];
  */
 export function jamoDistance(a: string, b: string): number {
   if (a === b) return 0;
-  const x = a.charCodeAt(0) - HANGUL_FIRST;
-  const y = b.charCodeAt(0) - HANGUL_FIRST;
-  if (a.length !== 1 || b.length !== 1 || x < 0 || y < 0 || x > HANGUL_LAST - HANGUL_FIRST || y > HANGUL_LAST - HANGUL_FIRST) return 3;
-  const [xi, xm, xf] = [Math.floor(x / 588), Math.floor((x % 588) / 28), x % 28];
-  const [yi, ym, yf] = [Math.floor(y / 588), Math.floor((y % 588) / 28), y % 28];
-  const vowel = xm === ym ? 0 : ALIKE_VOWELS.some((g) => g.has(xm) && g.has(ym)) ? 0.5 : 1;
-  return Number(xi !== yi) + vowel + Number(xf !== yf);
+  if (a.length !== 1 || b.length !== 1) return 3;
+  return unitDistance(a.charCodeAt(0), b.charCodeAt(0));
 }
+
+// rows of jamoEdits, reused like editDistance's
+let jamoA = new Float64Array(32);
+let jamoB = new Float64Array(32);
 
 /**
  * Edits between two names counted in jamo (jamoDistance per substituted letter, 3 per letter
@@ -138,11 +150,22 @@ export function jamoDistance(a: string, b: string): number {
  */
 export function jamoEdits(a: string, b: string): number {
   if (a === b) return 0;
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j * 3);
+  if (b.length + 1 > jamoA.length) {
+    jamoA = new Float64Array(b.length + 1);
+    jamoB = new Float64Array(b.length + 1);
+  }
+  let prev = jamoA;
+  let cur = jamoB;
+  for (let j = 0; j <= b.length; j++) prev[j] = j * 3;
   for (let i = 1; i <= a.length; i++) {
-    const cur = [i * 3];
-    for (let j = 1; j <= b.length; j++) cur.push(Math.min(prev[j]! + 3, cur[j - 1]! + 3, prev[j - 1]! + jamoDistance(a[i - 1]!, b[j - 1]!)));
-    prev = cur;
+    cur[0] = i * 3;
+    const ca = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const sub = prev[j - 1]! + unitDistance(ca, b.charCodeAt(j - 1));
+      const gap = Math.min(prev[j]!, cur[j - 1]!) + 3;
+      cur[j] = sub < gap ? sub : gap;
+    }
+    [prev, cur] = [cur, prev];
   }
   return prev[b.length]!;
 }
@@ -153,7 +176,11 @@ export function jamoEdits(a: string, b: string): number {
  * doubled for names of ≤ 3 letters. Only for names roadNameDistance accepts.
  */
 export function roadTypoCost(written: string, actual: string): number {
-  const d = roadNameDistance(written, actual);
+  return typoCostAt(written, actual, roadNameDistance(written, actual));
+}
+
+/** roadTypoCost given roadNameDistance's answer `d`. */
+function typoCostAt(written: string, actual: string, d: number | null): number {
   if (d === null || d === 0) return d ?? Infinity;
   const cost = Math.min(d, jamoEdits(written, actual) / 2);
   return written.length <= 3 ? cost * 2 : cost;
@@ -205,10 +232,13 @@ export class RoadNameIndex {
   near(written: string): string[] {
     const d = digits(written);
     const out: { name: string; distance: number }[] = [];
-    for (let len = written.length - 2; len <= written.length + 2; len++) {
+    // roadNameDistance takes lengths within its limit only (1 letter for names of ≤ 3, else 2)
+    const limit = written.length <= 3 ? 1 : 2;
+    for (let len = written.length - limit; len <= written.length + limit; len++) {
       for (const name of this.#byKey.get(`${d}|${len}`) ?? []) {
         if (name === written) continue;
-        if (roadNameDistance(written, name) !== null) out.push({ name, distance: roadTypoCost(written, name) });
+        const distance = roadNameDistance(written, name);
+        if (distance !== null) out.push({ name, distance: typoCostAt(written, name, distance) });
       }
     }
     return out.toSorted((a, b) => a.distance - b.distance || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)).map((x) => x.name);

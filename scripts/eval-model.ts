@@ -8,8 +8,10 @@
 // to score, and two yardsticks: P(bounce | status) (per account in the multi-account world) from
 // the pool's outcomes, and the world's own probabilities (the ceiling).
 //   node scripts/eval-model.ts [--worlds returned-mail,thresholds,four-customers] [--seed 1]
+// The world `independent` (scripts/eval/independent-world.ts, not run by default) was written apart
+// from the model, with its own address directory: --worlds independent.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -17,7 +19,9 @@ import { writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
 import { auc, expectedCalibrationError, logLoss } from '../src/domain/model/metrics.ts';
 import { GRADE_BANDS } from '../src/domain/model/grades.ts';
 import { startFakeNts } from '../src/registry/fake-nts-server.ts';
+import iconv from 'iconv-lite';
 import { startChild } from '../bench/lib.ts';
+import { buildIndependentWorld, type Mailing as IndependentMailing } from './eval/independent-world.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
 
 const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
@@ -57,12 +61,16 @@ interface StageResult {
 // a grade's observed bounce rate should fall in its band
 const BANDS: Record<string, [number, number]> = Object.fromEntries(GRADE_BANDS.map((b, i) => [b.grade, [GRADE_BANDS[i - 1]?.below ?? 0, b.below]]));
 
+/** a row of either kind of world */
+type Row = Mailing | IndependentMailing;
+
 const brier = (p: number[], y: boolean[]) => p.reduce((s, x, i) => s + (x - (y[i] ? 1 : 0)) ** 2, 0) / p.length;
 
 async function runWorld(key: string): Promise<void> {
   const spec = WORLDS[key];
-  if (!spec) throw new Error(`no world ${key}; worlds: ${Object.keys(WORLDS).join(', ')}`);
-  const world = buildWorld({ ...spec, seed }, AS_OF);
+  const independent = key === 'independent' ? buildIndependentWorld(seed, AS_OF) : null;
+  if (!spec && !independent) throw new Error(`no world ${key}; worlds: ${[...Object.keys(WORLDS), 'independent'].join(', ')}`);
+  const world = independent ?? buildWorld({ ...spec!, seed }, AS_OF);
   const dir = mkdtempSync(path.join(tmpdir(), `bizcheck-eval-${key}-`));
   // the world's registry is all there is: a number outside it is unregistered
   const nts = await startFakeNts({ serviceKey: 'eval', overrides: world.records, closedWorld: true });
@@ -74,7 +82,11 @@ async function runWorld(key: string): Promise<void> {
     JSON.parse(execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'src/cli/main.ts'), ...args], { env: { ...process.env, ...env } }).toString()) as Record<string, string>;
   const files = path.join(dir, 'juso');
   mkdirSync(files);
-  await writeAddressDbFixture(path.join(files, 'rnaddrkor_eval.txt'), spec.buildings, { seed });
+  if (independent) {
+    // its own directory, in the files' layout and encoding
+    writeFileSync(path.join(files, 'rnaddrkor_eval.txt'), iconv.encode(`${independent.directoryLines.join('\r\n')}\r\n`, 'cp949'));
+    if (independent.relatedLines.length > 0) writeFileSync(path.join(files, 'jibun_rnaddrkor_eval.txt'), iconv.encode(`${independent.relatedLines.join('\r\n')}\r\n`, 'cp949'));
+  } else await writeAddressDbFixture(path.join(files, 'rnaddrkor_eval.txt'), spec!.buildings, { seed });
   cli('addresses', 'import', files);
   const keys = world.accounts.map((_, i) => {
     const acc = cli('accounts', 'create', '--email', `eval-${key}-${i}@example.com`, '--plan', 'enterprise');
@@ -88,7 +100,7 @@ async function runWorld(key: string): Promise<void> {
       return { status: res.status, body: await res.json() };
     };
     /** Uploads rows as a customer list; the job's id and its results' bounce_prob, model_version and biz_status per row. */
-    const score = async (k: string, rows: Mailing[]) => {
+    const score = async (k: string, rows: Row[]) => {
       const csv = ['사업자등록번호,상호,주소', ...rows.map((m) => `${m.bno},"${m.name}","${m.address}"`)].join('\n');
       const form = new FormData();
       form.append('file', new Blob([csv], { type: 'text/csv' }), 'list.csv');
@@ -177,8 +189,12 @@ async function runWorld(key: string): Promise<void> {
         // where the model's view and the world's differ: by the truth's damage and state
         const rows = scored.flatMap((s, a) => s.results.map((r, i) => ({ r, m: world.test[a]![i]! })));
         const groups = new Map<string, { n: number; p: number; y: number; q: Map<string, number> }>();
+        // the independent world's truth is its own: each of its keys by value
+        const groupsOf = (m: Row): string[] => independent
+          ? [`account=${m.account}`, ...Object.entries(m.truth).map(([k, v]) => `${k}=${v}`)]
+          : [...(perAccount ? [`account=${m.account}/${m.truth.status}${m.truth.branch ? '/branch' : ''}`] : []), `damage=${m.truth.damage}`, `status=${m.truth.status}${m.truth.status === 'closed' ? (m.truth.corporate ? '/corp' : '/indiv') : ''}`, `kind=${m.truth.kind}${m.truth.unitMissing ? '/no-unit' : ''}`, `trade=${m.truth.trade}`, `moved=${m.truth.movedAway}`];
         for (const { r, m } of rows) {
-          for (const g of [...(perAccount ? [`account=${m.account}/${m.truth.status}${m.truth.branch ? '/branch' : ''}`] : []), `damage=${m.truth.damage}`, `status=${m.truth.status}${m.truth.status === 'closed' ? (m.truth.corporate ? '/corp' : '/indiv') : ''}`, `kind=${m.truth.kind}${m.truth.unitMissing ? '/no-unit' : ''}`, `trade=${m.truth.trade}`, `moved=${m.truth.movedAway}`]) {
+          for (const g of groupsOf(m)) {
             const e = groups.get(g) ?? { n: 0, p: 0, y: 0, q: new Map() };
             e.n++;
             e.p += r.bounce_prob ?? 0;

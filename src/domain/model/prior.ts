@@ -58,10 +58,12 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // the client keeps its own address, unchecked: a little worse than a verified one
   no_address: 0.3,
   missing_building_number: 0.8,
-  // without 동/호 mail to a multi-unit building is often returned 수취인 불명
+  // without 동/호 mail to a multi-unit building is often returned 수취인 불명, though an office
+  // building's mailroom or guard still places much of it by the company's name
   missing_unit: 0.5,
-  // in an apartment or officetel block even more: the carrier sorts by unit box (0.5 + 0.6)
-  missing_unit_apartment: 0.6,
+  // in an apartment or officetel block far more: the carrier sorts into one box per unit and has
+  // nobody to ask, so a letter without 동/호 is most often returned 주소불명 (0.5 + 1.9: 3 % → ~25 %)
+  missing_unit_apartment: 1.9,
   // 지번 addresses still route, but mark a record untouched since the 2014 switch to 도로명
   jibun_form: 0.2,
   // a road the directory does not know is often a typo or a renamed road (2.0 − 0.8)
@@ -97,7 +99,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.26b';
+export const PRIOR_VERSION = 'prior-2026.11.26c';
 
 export const PRIOR_MODEL: ModelParams = Object.freeze({
   version: PRIOR_VERSION,

@@ -185,6 +185,33 @@ async function runWorld(key: string): Promise<void> {
         grades.set(r.grade ?? '-', g);
       }));
       stages.push({ grades, labels: labelled, model: version, auc: auc(p, y), logLoss: logLoss(p, y), brier: brier(p, y), ece: expectedCalibrationError(p, y), scoreSeconds });
+      if (process.env.EVAL_DEBUG) {
+        // calibration: predicted against observed by band of prediction
+        const edges = [0, 0.02, 0.05, 0.1, 0.15, 0.25, 0.35, 0.5, 0.6, 0.8, 1.01];
+        const bins = edges.slice(1).map(() => ({ n: 0, p: 0, y: 0 }));
+        p.forEach((x, i) => {
+          const b = bins[edges.findIndex((e, k) => x >= e && x < edges[k + 1]!)]!;
+          b.n++;
+          b.p += x;
+          b.y += y[i] ? 1 : 0;
+        });
+        if (target === 0) {
+          // the terms of the rows predicted within EVAL_LO–EVAL_HI (default: the surest, ≥ 0.6), and how often they bounced
+          const terms = new Map<string, { n: number; y: number; p: number }>();
+          scored.forEach((sc, a) => sc.results.forEach((r, i) => {
+            const bp = r.bounce_prob ?? 0;
+            if (bp < Number(process.env.EVAL_LO ?? 0.6) || bp >= Number(process.env.EVAL_HI ?? 1.01)) return;
+            const combo = [...(r.reasons ?? '').matchAll(/\[([a-z_]+) [+-]/g)].map((m) => m[1]!).filter((t) => t !== 'baseline').toSorted((x, z) => x.localeCompare(z)).join(' ');
+            const t = terms.get(combo) ?? { n: 0, y: 0, p: 0 };
+            t.n++;
+            t.y += world.test[a]![i]!.bounced ? 1 : 0;
+            t.p += r.bounce_prob ?? 0;
+            terms.set(combo, t);
+          }));
+          for (const [k, t] of [...terms].toSorted((x, z) => z[1].n - x[1].n).slice(0, 12)) console.log(`  p in band: n ${t.n} p ${(t.p / t.n).toFixed(2)} y ${(t.y / t.n).toFixed(2)}  ${k}`);
+        }
+        console.log(`  calibration at ${labelled} labels: ${bins.map((b, k) => (b.n === 0 ? '' : `[${edges[k]}–${edges[k + 1]}) n ${b.n} p ${(b.p / b.n).toFixed(3)} y ${(b.y / b.n).toFixed(3)}`)).filter(Boolean).join('; ')}`);
+      }
       if (process.env.EVAL_DEBUG && (target === 0 || target === STAGES.at(-1))) {
         // where the model's view and the world's differ: by the truth's damage and state
         const rows = scored.flatMap((s, a) => s.results.map((r, i) => ({ r, m: world.test[a]![i]! })));

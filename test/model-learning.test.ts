@@ -7,12 +7,14 @@ import { ModelRefitter } from '../src/jobs/model-refit.ts';
 import { ModelProvider } from '../src/model/model-provider.ts';
 import { PRIOR_MODEL } from '../src/domain/model/prior.ts';
 import { accountShift, score, sigmoid } from '../src/domain/model/score.ts';
+import { pairName, withPairs } from '../src/domain/model/pairs.ts';
 import { runFit } from '../src/jobs/refit-worker.ts';
 import type { LabelRecord } from '../src/domain/label.ts';
 import type { Store } from '../src/store/store.ts';
 import { describeEachStore, useFreshStore } from './helpers/stores.ts';
 
-const prob = (m: typeof PRIOR_MODEL, f: Record<string, number>) => sigmoid(score(m, new Map(Object.entries(f))).logit);
+// as assess() scores: the model's pairs of the row's features are terms too
+const prob = (m: typeof PRIOR_MODEL, f: Record<string, number>) => sigmoid(score(m, withPairs(m.pairs, new Map(Object.entries(f)))).logit);
 
 async function newAccount(store: Store): Promise<string> {
   const id = `acct_${randomUUID().slice(0, 8)}`;
@@ -56,7 +58,7 @@ describeEachStore('the model refit', (kind) => {
   });
 
   test('an account posting 3,000 adversarial labels moves no other account\'s probability by more than 0.02', async () => {
-    const shapes: Record<string, number>[] = [{}, { entity_individual: 1 }, { missing_unit: 1 }, { status_closed: 1, closed_old: 1 }, { address_not_found: 1 }];
+    const shapes: Record<string, number>[] = [{}, { entity_individual: 1 }, { missing_unit: 1 }, { status_closed: 1, closed_old: 1 }, { address_not_found: 1 }, { status_closed: 1, address_not_found: 1 }];
     for (const [k, seed] of [[0, 1], [1, 2], [2, 3]] as const) {
       const honest = await newAccount(held.store);
       // bounces where the prior expects them, roughly: closed and unfound addresses, a few others
@@ -73,6 +75,9 @@ describeEachStore('the model refit', (kind) => {
     const outcome = await refitter(200).runOnce(true);
     assert.equal(outcome.fitted, true);
     const fitted = (await held.store.models.latest())!;
+    // the prior's pairs (causes that combine as either one) stay terms of every refit
+    const kept = new Set(fitted.pairs?.map(([x, y]) => pairName(x, y)));
+    for (const [a, b] of PRIOR_MODEL.pairs!) assert.ok(kept.has(pairName(a, b)), `${a} × ${b}`);
     const honestOnly = (await held.store.labels.forFit(200_000)).filter((l) => l.accountId !== attacker);
     const without = runFit({ base: PRIOR_MODEL, examples: honestOnly, now: new Date().toISOString() }).model;
     const rows = [...shapes, ...Object.keys(PRIOR_MODEL.weights).map((w) => ({ [w]: 1 }))];
@@ -102,7 +107,8 @@ describeEachStore('the model refit', (kind) => {
     const model = await provider.current();
     const closed = new Map([['status_closed', 1], ['entity_individual', 1]]);
     const active = new Map([['entity_individual', 1]]);
-    const probFor = async (account: string, f: Map<string, number>) => sigmoid(score(model, f).logit + accountShift(await provider.accountAdjustment(account, model), f));
+    // as assess() scores a mailing: the model's pairs of its features are terms of the account's shift too
+    const probFor = async (account: string, f: Map<string, number>) => sigmoid(score(model, f).logit + accountShift(await provider.accountAdjustment(account, model), withPairs(model.pairs, f)));
     const own = await provider.accountAdjustment(wholesaler, model);
     assert.ok(own!.weights.status_closed! < -1, `the wholesaler's shift on a closure: ${own!.weights.status_closed}`);
     assert.ok((await probFor(wholesaler, closed)) < 0.25, `a closed customer of the wholesaler: ${await probFor(wholesaler, closed)}`);

@@ -3,7 +3,7 @@
 import { parentPort, Worker } from 'node:worker_threads';
 import { type Example, fitAccountAdjustment, fitGlobal } from '../domain/model/fit.ts';
 import { fitPooled } from '../domain/model/pooled-fit.ts';
-import { withPairs } from '../domain/model/pairs.ts';
+import { pairName, withPairs } from '../domain/model/pairs.ts';
 import { selectPairs } from '../domain/model/pair-selection.ts';
 import type { ModelParams } from '../domain/model/types.ts';
 
@@ -34,12 +34,20 @@ export function runFit(req: FitRequest): FitResult {
     list.push(toExample(e));
   }
   const opts = { now: new Date(req.now) };
-  // Which pairs the model has is chosen on every label's residuals from an unconstrained
-  // main-effects fit, which scores nobody: terms, not weights. Their shared weights are then
+  const expand = (pairs: readonly [string, string][]): void => {
+    if (pairs.length > 0) for (const [a, list] of byAccount) byAccount.set(a, list.map((e) => ({ ...e, features: withPairs(pairs, e.features) })));
+  };
+  // the base's own pairs (the prior's causes that combine) are terms of every fit
+  const basePairs = req.base.pairs ?? [];
+  expand(basePairs);
+  // Which pairs the model adds is chosen on every label's residuals from an unconstrained fit
+  // of the base's terms, which scores nobody: terms, not weights. Their shared weights are then
   // bounded like every other (pooled-fit.ts), and each account's adjustment learns its own.
   const all = [...byAccount.values()].flat();
-  const pairs = all.length > 0 ? selectPairs(fitGlobal(req.base, all, opts), all) : [];
-  if (pairs.length > 0) for (const [a, list] of byAccount) byAccount.set(a, list.map((e) => ({ ...e, features: withPairs(pairs, e.features) })));
+  const known = new Set(basePairs.map(([a, b]) => pairName(a, b)));
+  const added = all.length > 0 ? selectPairs(fitGlobal(req.base, all, opts), all).filter(([a, b]) => !known.has(pairName(a, b))) : [];
+  expand(added);
+  const pairs = [...basePairs, ...added];
   let { model } = fitPooled(req.base, byAccount, opts);
   // a shared fit that kept its base still carries the pairs, at weight 0, for the accounts' own shifts
   if (pairs.length > 0 && !model.pairs) model = { ...model, pairs };

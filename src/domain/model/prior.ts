@@ -5,6 +5,8 @@
 // matched address with a unit, a current postal code and no recorded history.
 import type { FeatureName } from './feature-text.ts';
 import type { ModelParams } from './types.ts';
+import { logit, sigmoid } from './logistic.ts';
+import { pairName } from './pairs.ts';
 
 /** logit(0.03): about 3 in 100 letters to an operating business at a clean address come back */
 export const PRIOR_INTERCEPT = -3.48;
@@ -57,13 +59,15 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_not_found: 2.0,
   // the client keeps its own address, unchecked: a little worse than a verified one
   no_address: 0.3,
-  missing_building_number: 0.8,
+  // a road without its building number (주소불충분): the carrier places it only if someone on the
+  // route knows the name; with address_ambiguous, which comes with it, 3 % → ~31 %
+  missing_building_number: 1.5,
   // without 동/호 mail to a multi-unit building is often returned 수취인 불명, though an office
   // building's mailroom or guard still places much of it by the company's name
   missing_unit: 0.5,
   // in an apartment or officetel block far more: the carrier sorts into one box per unit and has
-  // nobody to ask, so a letter without 동/호 is most often returned 주소불명 (0.5 + 1.9: 3 % → ~25 %)
-  missing_unit_apartment: 1.9,
+  // nobody to ask, so a letter without 동/호 is most often returned 주소불명 (0.5 + 2.8: 3 % → ~45 %)
+  missing_unit_apartment: 2.8,
   // 지번 addresses still route, but mark a record untouched since the 2014 switch to 도로명
   jibun_form: 0.2,
   // a road the directory does not know is often a typo or a renamed road (2.0 − 0.8)
@@ -99,13 +103,59 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.26c';
+export const PRIOR_VERSION = 'prior-2026.11.26d';
+
+/**
+ * A letter comes back when nobody at the address takes it OR the carrier cannot place it, and
+ * the two have nothing to do with each other: a closed business at an address without its 동/호
+ * is no likelier to be gone than one whose address is complete. Chances that combine that way
+ * (1 − (1 − a)(1 − b)) add less in log-odds than their two weights say — a closure (≈ 50 %) at an
+ * address the directory cannot find (≈ 19 %) is ≈ 59 %, not the 88 % the weights add up to. So
+ * the prior carries a pair term for each cause of absence with each cause of misplacement, its
+ * weight what the two combined that way take off (or add), at the reference case. Labels then
+ * move these terms like any other pair (pairs.ts).
+ */
+const ABSENT: readonly FeatureName[] = ['status_closed', 'status_suspended', 'status_unregistered'];
+/** with the weights that come with each: a missing 동/호 in a block is missing_unit's too */
+const UNPLACED: readonly (readonly [FeatureName, number])[] = [
+  ['address_not_found', PRIOR_WEIGHTS.address_not_found],
+  ['address_ambiguous', PRIOR_WEIGHTS.address_ambiguous],
+  ['missing_building_number', PRIOR_WEIGHTS.missing_building_number],
+  ['missing_unit_apartment', PRIOR_WEIGHTS.missing_unit + PRIOR_WEIGHTS.missing_unit_apartment],
+];
+
+/** The pair weight that makes two causes at weights a and b combine as either one returning the letter. */
+export function eitherCausePairWeight(intercept: number, a: number, b: number): number {
+  const p0 = sigmoid(intercept);
+  const either = 1 - ((1 - sigmoid(intercept + a)) * (1 - sigmoid(intercept + b))) / (1 - p0);
+  return logit(either) - (intercept + a + b);
+}
+
+/**
+ * What makes an operating business likelier to have left unnoticed (its trade, a small or
+ * individual business, a branch) says little once NTS reports it closed: the closure is that
+ * departure. Combined as either cause, the closure takes nearly all of their weight off.
+ */
+const CHURN: readonly FeatureName[] = [
+  'trade_food', 'trade_beauty', 'trade_retail', 'trade_education', 'trade_realestate', 'trade_medical', 'trade_professional', 'trade_industrial',
+  'tax_simplified', 'entity_individual', 'name_branch',
+];
+
+const EITHER: readonly (readonly [FeatureName, FeatureName, number])[] = [
+  ...ABSENT.flatMap((a) => UNPLACED.map(([b, wb]) => [a, b, wb] as const)),
+  ...CHURN.map((b) => ['status_closed', b, PRIOR_WEIGHTS[b]] as const),
+];
+const PRIOR_PAIRS: [string, string][] = EITHER.map(([a, b]) => [a, b]);
+const PAIR_WEIGHTS: Record<string, number> = Object.fromEntries(
+  EITHER.map(([a, b, wb]) => [pairName(a, b), Math.round(eitherCausePairWeight(PRIOR_INTERCEPT, PRIOR_WEIGHTS[a], wb) * 100) / 100]),
+);
 
 export const PRIOR_MODEL: ModelParams = Object.freeze({
   version: PRIOR_VERSION,
   kind: 'prior',
   intercept: PRIOR_INTERCEPT,
-  weights: Object.freeze({ ...PRIOR_WEIGHTS }),
+  weights: Object.freeze({ ...PRIOR_WEIGHTS, ...PAIR_WEIGHTS }),
+  pairs: PRIOR_PAIRS,
   trainedOn: 0,
   createdAt: '2026-11-01T00:00:00.000Z',
 });

@@ -18,6 +18,8 @@ import { parseArgs } from 'node:util';
 import { writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
 import { auc, expectedCalibrationError, logLoss } from '../src/domain/model/metrics.ts';
 import { GRADE_BANDS } from '../src/domain/model/grades.ts';
+import { fitGlobal } from '../src/domain/model/fit.ts';
+import { score as scoreTerms, sigmoid } from '../src/domain/model/score.ts';
 import { startFakeNts } from '../src/registry/fake-nts-server.ts';
 import iconv from 'iconv-lite';
 import { startChild } from '../bench/lib.ts';
@@ -140,6 +142,7 @@ async function runWorld(key: string): Promise<void> {
     const testRows = world.test.flat();
     const y = testRows.map((m) => m.bounced);
     let statusBaseline = NaN;
+    let lastScored: Awaited<ReturnType<typeof score>>[] | null = null;
     for (const target of STAGES) {
       if (target > labelled) {
         // each account labels its pool rows in order, its share of the stage
@@ -174,6 +177,7 @@ async function runWorld(key: string): Promise<void> {
       lastVersion = version;
       const t0 = performance.now();
       const scored = await Promise.all(world.test.map((rows, a) => score(keys[a]!, rows)));
+      if (target === 0) lastScored = scored;
       const scoreSeconds = (performance.now() - t0) / 1000;
       const p = scored.flatMap((s) => s.results.map((r) => r.bounce_prob ?? NaN));
       if (p.some((x) => !Number.isFinite(x))) throw new Error('a test row has no bounce_prob');
@@ -239,6 +243,24 @@ async function runWorld(key: string): Promise<void> {
         }));
         statusBaseline = auc(q, y);
       }
+    }
+    if (process.env.EVAL_DEBUG && lastScored) {
+      // the most our terms could say with every label at once: a fit of the terms each row's reasons
+      // name (and each account's own copy of them) on all the pools' outcomes, scored on the test lists
+      const termsOf = (r: { reasons: string | null }, a: number): Map<string, number> => {
+        const f = new Map<string, number>();
+        for (const m of (r.reasons ?? '').matchAll(/\[([a-z_]+) [+-]/g)) {
+          if (m[1] === 'baseline' || m[1] === 'account_history') continue;
+          f.set(m[1]!, 1);
+          f.set(`${a}:${m[1]}`, 1);
+        }
+        f.set(`${a}:`, 1);
+        return f;
+      };
+      const examples = pools.flatMap((pl, a) => pl.results.map((r, i) => ({ features: termsOf(r, a), bounced: world.pool[a]![i]!.bounced })));
+      const free = fitGlobal({ version: 'free', kind: 'global', intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() }, examples, { now: AS_OF, interceptPrecision: 1 });
+      const q = lastScored.flatMap((sc, a) => sc.results.map((r) => sigmoid(scoreTerms(free, termsOf(r, a)).logit)));
+      console.log(`  our terms, fitted freely on all ${examples.length} pool labels (account by account too): AUC ${auc(q, y).toFixed(3)}`);
     }
     const truth = testRows.map((m) => m.p);
     const rate = y.filter(Boolean).length / y.length;

@@ -68,6 +68,18 @@ type Row = Mailing | IndependentMailing;
 
 const brier = (p: number[], y: boolean[]) => p.reduce((s, x, i) => s + (x - (y[i] ? 1 : 0)) ** 2, 0) / p.length;
 
+/** The terms a row's reasons name, and the account's own copy of each (eval:model's free-fit yardstick). */
+const termsOf = (r: { reasons: string | null }, a: number): Map<string, number> => {
+  const f = new Map<string, number>();
+  for (const m of (r.reasons ?? '').matchAll(/\[([a-z_]+) [+-]/g)) {
+    if (m[1] === 'baseline' || m[1] === 'account_history') continue;
+    f.set(m[1]!, 1);
+    f.set(`${a}:${m[1]}`, 1);
+  }
+  f.set(`${a}:`, 1);
+  return f;
+};
+
 async function runWorld(key: string): Promise<void> {
   const spec = WORLDS[key];
   const independent = key === 'independent' ? buildIndependentWorld(seed, AS_OF) : null;
@@ -247,16 +259,6 @@ async function runWorld(key: string): Promise<void> {
     if (process.env.EVAL_DEBUG && lastScored) {
       // the most our terms could say with every label at once: a fit of the terms each row's reasons
       // name (and each account's own copy of them) on all the pools' outcomes, scored on the test lists
-      const termsOf = (r: { reasons: string | null }, a: number): Map<string, number> => {
-        const f = new Map<string, number>();
-        for (const m of (r.reasons ?? '').matchAll(/\[([a-z_]+) [+-]/g)) {
-          if (m[1] === 'baseline' || m[1] === 'account_history') continue;
-          f.set(m[1]!, 1);
-          f.set(`${a}:${m[1]}`, 1);
-        }
-        f.set(`${a}:`, 1);
-        return f;
-      };
       const examples = pools.flatMap((pl, a) => pl.results.map((r, i) => ({ features: termsOf(r, a), bounced: world.pool[a]![i]!.bounced })));
       const free = fitGlobal({ version: 'free', kind: 'global', intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() }, examples, { now: AS_OF, interceptPrecision: 1 });
       const q = lastScored.flatMap((sc, a) => sc.results.map((r) => sigmoid(scoreTerms(free, termsOf(r, a)).logit)));

@@ -14,16 +14,17 @@ import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './a
 
 const setup = workerData as AddressThreadSetup;
 
+// `rows: false`: a chunk's buildings are asked of the store all at once (findMany), not one by one
 function open(): { service: AddressService; close(): Promise<void> } {
   if (setup.directory === 'sandbox') return { service: createAddressService(new SandboxDirectory()), close: async () => {} };
   const store = setup.store;
   if (store.kind === 'sqlite') {
     const db = new DatabaseSync(store.file, { readOnly: true });
     db.exec('PRAGMA busy_timeout = 5000');
-    return { service: createAddressService(new LocalDirectory(new AddressStore(new SqliteSql(db, store.file)))), close: async () => db.close() };
+    return { service: createAddressService(new LocalDirectory(new AddressStore(new SqliteSql(db, store.file)), { rows: false })), close: async () => db.close() };
   }
   const pg = new PostgresStore({ url: store.url, poolSize: 2, ...(store.schema ? { schema: store.schema } : {}) });
-  return { service: createAddressService(new LocalDirectory(pg.addresses)), close: () => pg.close() };
+  return { service: createAddressService(new LocalDirectory(pg.addresses, { rows: false })), close: () => pg.close() };
 }
 
 const { service } = open();

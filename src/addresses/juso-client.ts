@@ -2,7 +2,8 @@
 // wrapped in the registry's resilience policies and a small keyword cache (JusoDirectory).
 
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
-import { dongAgrees, roadNameDistance } from '../domain/address/match.ts';
+import { dongAgrees } from '../domain/address/match.ts';
+import { roadNameDistance } from '../domain/address/road-names.ts';
 import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from '../registry/resilience.ts';
 import { UpstreamError } from '../domain/status.ts';
 import { JUSO_DEFAULT_BASE_URL, type JusoPage, jusoKeyword, jusoSearchUrl, parseJusoResponse } from './juso-wire.ts';

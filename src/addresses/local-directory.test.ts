@@ -136,6 +136,74 @@ describeEachAddressStore('LocalDirectory', (kind) => {
   });
 });
 
+describeEachAddressStore('LocalDirectory, what it keeps in memory', (kind) => {
+  test('an import shows within a second: what is kept is read again once the directory\'s version moves', T, async () => {
+    const db = await openAddressStore(kind);
+    try {
+      await db.store.upsertEntries([GFC, BUSAN]);
+      let now = 0;
+      const dir = new LocalDirectory(db.store, { now: () => now });
+      // a typo is looked for among the road names kept of 강남구
+      const typo = parsed({ sido: '서울특별시', sigungu: '강남구', road: road('논헌로', 5) });
+      assert.deepEqual(await dir.find(typo), []);
+      const added = entry({ buildingId: '1168010800100010000000010', eupmyeondong: '논현동', roadName: '논현로', buildingMain: 5, jibunMain: 1, buildingName: '', roadAddress: '서울특별시 강남구 논현로 5' });
+      await db.store.upsertEntries([added]);
+      now += 999;
+      assert.deepEqual(await dir.find(typo), [], 'within the second: as read before');
+      now += 1;
+      assert.deepEqual(ids(await dir.find(typo)), [added.buildingId]);
+      assert.deepEqual(ids(await dir.find(parsed({ sigungu: '강남구', road: road('논현로', 5) }))), [added.buildingId]);
+      await db.store.deleteBuildings([added.buildingId]);
+      now += 1_000;
+      assert.deepEqual(await dir.find(typo), [], 'gone again');
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('while an import writes, the store is asked; the numbers are read again once the directory stands still for 10 s', T, async () => {
+    const db = await openAddressStore(kind);
+    try {
+      await db.store.upsertEntries([GFC, BUSAN]);
+      let reads = 0;
+      const read = db.store.roadNumbersIn.bind(db.store);
+      db.store.roadNumbersIn = (...args) => {
+        reads++;
+        return read(...args);
+      };
+      let now = 0;
+      const dir = new LocalDirectory(db.store, { now: () => now });
+      const q = parsed({ sido: '서울특별시', sigungu: '강남구', road: road('테헤란로', 152) });
+      assert.deepEqual(await dir.find(q), [GFC]);
+      assert.equal(reads, 1);
+      await db.store.upsertEntries([NEXT_DOOR]);
+      now += 1_000;
+      assert.deepEqual(await dir.find(q), [GFC]);
+      assert.deepEqual(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', road: road('테헤란로', 154) })), [NEXT_DOOR]);
+      assert.equal(reads, 1, 'not read while the directory moves');
+      now += 10_000;
+      assert.deepEqual(await dir.find(q), [GFC]);
+      assert.equal(reads, 2);
+    } finally {
+      await db.close();
+    }
+  });
+
+  test('a 시군구 the directory does not hold is asked of the store as before; findMany answers as find does', T, async () => {
+    const db = await openAddressStore(kind);
+    try {
+      await db.store.upsertEntries([GFC]);
+      const dir = new LocalDirectory(db.store);
+      assert.deepEqual(await dir.find(parsed({ sigungu: '없는구', road: road('테헤란로', 152) })), [GFC], 'the road and number elsewhere');
+      assert.deepEqual(await dir.find(parsed({ sigungu: '없는구', road: road('없는로', 152) })), []);
+      assert.deepEqual(await dir.find(parsed({ sido: '서울특별시', sigungu: '서초구', road: road('테헤란로', 152) })), [GFC], 'elsewhere in the 시도');
+      assert.deepEqual(await dir.findMany([parsed({ sigungu: '강남구', road: road('테헤란로', 152) }), parsed({ sigungu: '강남구', road: road('태헤란로', 152) })]), [[GFC], [GFC]]);
+    } finally {
+      await db.close();
+    }
+  });
+});
+
 test('close() leaves the borrowed store open', T, async () => {
   const db = await openAddressStore('sqlite');
   try {

@@ -5,42 +5,57 @@
 // as the sandbox directory does, so the matcher sees the candidates its tolerance is for. A road
 // address no building has today is looked for among former ones (이전도로명주소), and a lot no
 // building's own among related lots (관련지번); such a candidate says how it was found (`via`).
+// What it keeps of the directory in memory (DirectoryMemory) answers the questions that would
+// find nothing — most of a damaged address's — without a statement, and only those: every
+// answer is the one the store would give.
 
-import { buildingNameForms, dongAgrees, RoadNameIndex, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameForms, dongAgrees, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
+import { DirectoryMemory } from './directory-memory.ts';
 
 const SEJONG = '세종특별자치시';
 /** Rows fetched when a filter the store cannot apply (the 시도 of a road search) runs afterwards. */
 const OVERFETCH = 4;
 /** Near road names tried for a typo, closest first. */
 const NEAR_ROADS = 3;
-/** A 시군구's road names are kept this long (an import meanwhile shows after it) and for this many 시군구. */
-const ROADS_TTL_MS = 10 * 60_000;
-const ROADS_KEPT = 256;
+/**
+ * A written road's buildings of one 본번 across the country, asked for at once when step 2 of
+ * #find has no near road to ask with it (more, and its two questions are asked apart).
+ */
+const ONE_MAIN = 200;
+
+type Road = NonNullable<ParsedAddress['road']>;
+
+/** One find(): the address, and what its steps share. */
+interface Asked {
+  q: ParsedAddress;
+  limit: number;
+  /** rows fetched where a filter by 시도 follows */
+  wide: number;
+  /** the written road's buildings of its 본번 in any 시군구 (step 3's first question), when step 2 asked already */
+  atMain: DirectoryEntry[] | null;
+}
+
+const inSido = (q: ParsedAddress, e: DirectoryEntry): boolean => q.sido === null || e.sido === q.sido;
+const inSigungu = (q: ParsedAddress, e: DirectoryEntry): boolean => q.sigungu === null || sigunguAgrees(q.sigungu, e.sigungu);
+/** The roads a typo is looked for among: the written 시군구's, or 세종's (it has no 시군구). */
+const scopeOf = (q: ParsedAddress): string | null => q.sigungu ?? (q.sido === SEJONG ? '' : null);
 
 export class LocalDirectory implements AddressDirectory {
   readonly source = 'local' as const;
   readonly #store: AddressStore;
-  readonly #roads = new Map<string, { index: RoadNameIndex; until: number }>();
-  readonly #now: () => number;
+  readonly #memory: DirectoryMemory;
 
-  /** The store is borrowed: close() leaves it open for whoever owns it. */
-  constructor(store: AddressStore, opts: { now?: () => number } = {}) {
+  /**
+   * The store is borrowed: close() leaves it open for whoever owns it. `now`: milliseconds of a
+   * clock that never goes back (tests move it). `rows: false` keeps no building's row (~25 MB less
+   * at national scale): find() then asks the store for a building by its address, as findMany()
+   * does for a whole chunk at once — for a directory that checks chunks.
+   */
+  constructor(store: AddressStore, opts: { now?: () => number; rows?: boolean } = {}) {
     this.#store = store;
-    this.#now = opts.now ?? Date.now;
-  }
-
-  /** Roads of the 시군구 that `written` could be a typo of (not itself), closest first. */
-  async #nearRoads(sigungu: string, written: string): Promise<string[]> {
-    const now = this.#now();
-    let kept = this.#roads.get(sigungu);
-    if (!kept || kept.until <= now) {
-      if (this.#roads.size >= ROADS_KEPT) this.#roads.delete(this.#roads.keys().next().value!);
-      kept = { index: new RoadNameIndex(await this.#store.roadNamesIn(sigungu)), until: now + ROADS_TTL_MS };
-      this.#roads.set(sigungu, kept);
-    }
-    return kept.index.near(written).slice(0, NEAR_ROADS);
+    this.#memory = new DirectoryMemory(store, { now: opts.now ?? (() => performance.now()), rows: opts.rows !== false });
   }
 
   /**
@@ -67,22 +82,37 @@ export class LocalDirectory implements AddressDirectory {
     return this.#find(q, limit, undefined);
   }
 
-  /** `byRoad`: the answer to the first question (the building as written, in its 시군구), when known already. */
+  /**
+   * Asks from the most specific question to the broadest; each step answers null when it finds
+   * nothing. `byRoad`: the answer to the first question (the building as written, in its
+   * 시군구), when known already.
+   */
   async #find(q: ParsedAddress, limit: number, byRoad: DirectoryEntry[] | undefined): Promise<DirectoryEntry[]> {
     if (limit <= 0) return [];
-    const { road, jibun } = q;
-    const inSido = (e: DirectoryEntry): boolean => q.sido === null || e.sido === q.sido;
-    const wide = limit * OVERFETCH;
+    await this.#memory.refresh();
+    const a: Asked = { q, limit, wide: limit * OVERFETCH, atMain: null };
+    return (await this.#asWritten(a, byRoad))
+      ?? (await this.#nearOrElsewhere(a))
+      ?? (await this.#onTheRoad(a))
+      ?? (await this.#anySubLot(a))
+      ?? (await this.#byName(a))
+      ?? [];
+  }
 
-    // 1. the building as written: road + number in the 시군구, and the lot in its 동 (an input
-    //    may carry both forms; both are evidence for the same building)
+  /**
+   * 1. The building as written: road + number in the 시군구, and the lot in its 동 (an input may
+   *    carry both forms; both are evidence for the same building).
+   */
+  async #asWritten(a: Asked, byRoad: DirectoryEntry[] | undefined): Promise<DirectoryEntry[] | null> {
+    const { q, limit, wide } = a;
+    const { road, jibun } = q;
     const exact: DirectoryEntry[] = [];
     if (road) {
-      let found = (byRoad ?? (await this.#store.findByRoad(q.sigungu, road.name, road.main, road.sub, q.sigungu === null ? wide : limit))).filter(inSido);
+      let found = (byRoad ?? (await this.#byRoad(q.sigungu, road, q.sigungu === null ? wide : limit))).filter((e) => inSido(q, e));
       // no building has that address today: one may have had it before its road was renamed
-      if (found.length === 0) {
+      if (found.length === 0 && (await this.#memory.wasFormerRoad(road.name))) {
         found = (await this.#store.findByFormerRoad(null, road.name, road.main, road.sub, wide))
-          .filter((e) => inSido(e) && (q.sigungu === null || (e.via?.kind === 'former_road' && sigunguAgrees(q.sigungu, e.via.sigungu))));
+          .filter((e) => inSido(q, e) && (q.sigungu === null || (e.via?.kind === 'former_road' && sigunguAgrees(q.sigungu, e.via.sigungu))));
       }
       exact.push(...prefer(found, (e) => e.underground === road.underground));
     }
@@ -92,65 +122,111 @@ export class LocalDirectory implements AddressDirectory {
       if (found.length === 0) found = await this.#store.findByRelatedLot(q.sido, q.sigungu, jibun.dong, jibun.main, jibun.sub, limit);
       exact.push(...prefer(found, (e) => (e.via?.kind === 'related_lot' ? e.via.mountain : e.jibunMountain) === jibun.mountain));
     }
-    if (exact.length > 0) return dedupe(exact, limit);
+    return exact.length > 0 ? dedupe(exact, limit) : null;
+  }
 
-    // 2. a road of the 시군구 whose name is a typo away, with the number as written; and the same
-    //    road and number in another 시군구 of the 시도 (a wrong or outdated 시군구). Both kinds go
-    //    to the matcher, which ranks a typo against a wrong 시군구 (or calls it ambiguous).
-    const inSigungu = (e: DirectoryEntry): boolean => q.sigungu === null || sigunguAgrees(q.sigungu, e.sigungu);
-    // the roads a typo is looked for among: the written 시군구's, or 세종's (it has no 시군구)
-    const scope = q.sigungu ?? (q.sido === SEJONG ? '' : null);
-    if (road && scope !== null) {
-      const near = await this.#nearRoads(scope, road.name);
-      const at = await this.#store.findByRoadsAt([...near, road.name], road.main, road.sub, wide);
-      const found: DirectoryEntry[] = [];
-      for (const name of near) found.push(...at.get(name)!.filter((e) => inSido(e) && inSigungu(e)));
-      found.push(...at.get(road.name)!.filter(inSido));
-      if (found.length > 0) return dedupe(found, limit);
-    }
+  /**
+   * findByRoad(sigungu, road and number, limit), with the 시군구's road numbers at hand: nothing,
+   * without a statement, when they have no such building; by its rows when they say which.
+   */
+  async #byRoad(sigungu: string | null, road: Road, limit: number): Promise<DirectoryEntry[]> {
+    if (sigungu === null) return this.#store.findByRoad(null, road.name, road.main, road.sub, limit);
+    const refs = (await this.#memory.numbers(sigungu))?.refsAt(road.name, road.main, road.sub) ?? null;
+    if (refs?.length === 0) return [];
+    const found = refs ? await this.#store.findByRoadAt(refs, sigungu, road.name, road.main, road.sub, limit) : null;
+    return found ?? this.#store.findByRoad(sigungu, road.name, road.main, road.sub, limit);
+  }
 
-    // 3. the road within the 시도, whatever the number (a wrong or missing 건물번호); a road of the
-    //    시군구 a typo away when none has the name as written. With a number written, only the
-    //    buildings of that 본번 can be the one meant (another 부번, say); when there are none, one
-    //    building of the road is enough to tell the matcher the road exists (no such number).
-    const roadName = road?.name ?? q.roadNameOnly;
-    if (roadName) {
-      // `enough`: how many buildings of a road without that 본번 tell it exists (1 unless a
-      // filter by 시군구 follows)
-      const onRoad = async (name: string, enough: number): Promise<DirectoryEntry[]> => {
-        if (!road) {
-          // no number: the road's buildings in the written 시군구 first, those elsewhere in the
-          // 시도 only to fill up the list (it stays ambiguous whatever it holds)
-          const near = q.sigungu === null ? [] : (await this.#store.findByRoad(q.sigungu, name, null, null, limit)).filter(inSido);
-          return near.length >= limit ? near : [...near, ...(await this.#store.findByRoadName(name, q.sido, wide))];
-        }
-        const same = (await this.#store.findByRoad(null, name, road.main, null, wide)).filter(inSido);
-        return same.length > 0 ? same : this.#store.findByRoadName(name, q.sido, enough);
-      };
-      let found = await onRoad(roadName, 1);
-      // a road renamed since: its old name still finds its buildings
-      if (found.length === 0) found = (await this.#store.findByFormerRoad(null, roadName, null, null, wide)).filter(inSido);
-      if (found.length > 0) return dedupe(prefer(found, (e) => q.sigungu === null || e.sigungu === q.sigungu), limit);
-      if (scope !== null) {
-        const near: DirectoryEntry[] = [];
-        for (const name of await this.#nearRoads(scope, roadName)) near.push(...(await onRoad(name, wide)).filter(inSigungu));
-        if (near.length > 0) return dedupe(near, limit);
-      }
+  /**
+   * 2. A road of the 시군구 whose name is a typo away, with the number as written; and the same
+   *    road and number in another 시군구 of the 시도 (a wrong or outdated 시군구). Both kinds go
+   *    to the matcher, which ranks a typo against a wrong 시군구 (or calls it ambiguous).
+   */
+  async #nearOrElsewhere(a: Asked): Promise<DirectoryEntry[] | null> {
+    const { q, limit, wide } = a;
+    const { road } = q;
+    const scope = scopeOf(q);
+    if (!road || scope === null) return null;
+    const near = await this.#memory.nearRoads(scope, road.name, NEAR_ROADS);
+    // a near road without a building of that number in a 시군구 the written one agrees with
+    // would find only buildings filtered out below: it is not asked
+    const asked = q.sigungu === null ? near : await this.#memory.withNumber(q.sigungu, near, road.main, road.sub);
+    const found: DirectoryEntry[] = [];
+    let written: DirectoryEntry[];
+    if (asked.length > 0) {
+      const at = await this.#store.findByRoadsAt([...asked, road.name], road.main, road.sub, wide);
+      for (const name of asked) found.push(...at.get(name)!.filter((e) => inSido(q, e) && inSigungu(q, e)));
+      written = at.get(road.name)!;
+    } else {
+      // nothing else to ask: the written road's buildings of the whole 본번, in findByRoad's
+      // order, which step 3 asks for next; those of the 부번 are findByRoadsAt's answer, in its order
+      a.atMain = await this.#store.findByRoad(null, road.name, road.main, null, ONE_MAIN);
+      written = a.atMain.length < ONE_MAIN
+        ? a.atMain.filter((e) => e.buildingSub === road.sub).slice(0, wide)
+        : (await this.#store.findByRoadsAt([road.name], road.main, road.sub, wide)).get(road.name)!;
     }
+    found.push(...written.filter((e) => inSido(q, e)));
+    return found.length > 0 ? dedupe(found, limit) : null;
+  }
 
-    // 4. the lot whatever its 부번 (737 written for 737-1, or the other way round)
-    if (jibun) {
-      const found = await this.#store.findByJibun(q.sido, q.sigungu, jibun.dong, jibun.main, null, limit);
-      if (found.length > 0) return dedupe(found, limit);
+  /**
+   * 3. The road within the 시도, whatever the number (a wrong or missing 건물번호); a road of the
+   *    시군구 a typo away when none has the name as written. With a number written, only the
+   *    buildings of that 본번 can be the one meant (another 부번, say); when there are none, one
+   *    building of the road is enough to tell the matcher the road exists (no such number).
+   */
+  async #onTheRoad(a: Asked): Promise<DirectoryEntry[] | null> {
+    const { q, limit, wide } = a;
+    const roadName = q.road?.name ?? q.roadNameOnly;
+    if (!roadName) return null;
+    let found = await this.#roadInSido(a, roadName, 1);
+    // a road renamed since: its old name still finds its buildings
+    if (found.length === 0 && (await this.#memory.wasFormerRoad(roadName))) {
+      found = (await this.#store.findByFormerRoad(null, roadName, null, null, wide)).filter((e) => inSido(q, e));
     }
+    if (found.length > 0) return dedupe(prefer(found, (e) => q.sigungu === null || e.sigungu === q.sigungu), limit);
+    const scope = scopeOf(q);
+    if (scope === null) return null;
+    const near: DirectoryEntry[] = [];
+    for (const name of await this.#memory.nearRoads(scope, roadName, NEAR_ROADS)) near.push(...(await this.#roadInSido(a, name, wide)).filter((e) => inSigungu(q, e)));
+    return near.length > 0 ? dedupe(near, limit) : null;
+  }
 
-    // 5. neither road nor lot: the building by its name, in the 동 when one is written
-    if (!roadName && !jibun && q.buildingName) {
-      const dong = q.eupmyeondong?.split(' ').pop() ?? null;
-      const found = (await this.#store.findByBuildingName(buildingNameForms(q.buildingName), q.sido, null, wide)).filter((e) => inSigungu(e) && (dong === null || dongAgrees(dong, e)));
-      if (found.length > 0) return dedupe(found, limit);
+  /**
+   * Buildings of a road within the 시도 for step 3. `enough`: how many buildings of a road without
+   * that 본번 tell it exists (1 unless a filter by 시군구 follows).
+   */
+  async #roadInSido(a: Asked, name: string, enough: number): Promise<DirectoryEntry[]> {
+    const { q, limit, wide } = a;
+    const { road } = q;
+    if (!road) {
+      // no number: the road's buildings in the written 시군구 first, those elsewhere in the
+      // 시도 only to fill up the list (it stays ambiguous whatever it holds)
+      const near = q.sigungu === null ? [] : (await this.#store.findByRoad(q.sigungu, name, null, null, limit)).filter((e) => inSido(q, e));
+      return near.length >= limit ? near : [...near, ...(await this.#store.findByRoadName(name, q.sido, wide))];
     }
-    return [];
+    const atMain = name === road.name && a.atMain ? a.atMain.slice(0, wide) : await this.#store.findByRoad(null, name, road.main, null, wide);
+    const same = atMain.filter((e) => inSido(q, e));
+    return same.length > 0 ? same : this.#store.findByRoadName(name, q.sido, enough);
+  }
+
+  /** 4. The lot whatever its 부번 (737 written for 737-1, or the other way round). */
+  async #anySubLot(a: Asked): Promise<DirectoryEntry[] | null> {
+    const { q, limit } = a;
+    if (!q.jibun) return null;
+    const found = await this.#store.findByJibun(q.sido, q.sigungu, q.jibun.dong, q.jibun.main, null, limit);
+    return found.length > 0 ? dedupe(found, limit) : null;
+  }
+
+  /** 5. Neither road nor lot: the building by its name, in the 동 when one is written. */
+  async #byName(a: Asked): Promise<DirectoryEntry[] | null> {
+    const { q, limit, wide } = a;
+    const roadName = q.road?.name ?? q.roadNameOnly;
+    if (roadName || q.jibun || !q.buildingName) return null;
+    const dong = q.eupmyeondong?.split(' ').pop() ?? null;
+    const found = (await this.#store.findByBuildingName(buildingNameForms(q.buildingName), q.sido, null, wide))
+      .filter((e) => inSigungu(q, e) && (dong === null || dongAgrees(dong, e)));
+    return found.length > 0 ? dedupe(found, limit) : null;
   }
 
   async close(): Promise<void> {}

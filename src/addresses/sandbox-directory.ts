@@ -3,7 +3,8 @@
 // It looks candidates up the way the juso search does — by road and number, else by road name
 // with typos forgiven, and by lot — and orders them with the matcher's own scoring.
 
-import { buildingNameKey, fitCandidate, RoadNameIndex, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameKey, fitCandidate, sigunguAgrees } from '../domain/address/match.ts';
+import { RoadNameIndex } from '../domain/address/road-names.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { lotNumber, sandboxWorld, sigunguRoadKey } from './sandbox-data.ts';
 import type { SandboxWorld } from './sandbox-data.ts';

@@ -132,3 +132,58 @@ describeEachAddressStore('AddressStore, many buildings at once', (kind) => {
     assert.equal((await db.store.findByRoadsAt(names, 152, 0, 20)).get('테헤란로')!.length, 4, 'every 시군구 and 시도, above ground first');
   });
 });
+
+describeEachAddressStore('AddressStore, what a directory keeps in memory', (kind) => {
+  const underground = entry({ buildingId: '1168010100107370000000009', underground: true, buildingName: '', roadAddress: '서울특별시 강남구 테헤란로 지하 152' });
+  let db: OpenAddressStore;
+  before(async () => {
+    db = await openAddressStore(kind);
+    await db.store.upsertEntries([underground, ...ALL]);
+  });
+  after(() => db.close());
+
+  test('roadNumbersIn: the 시군구\'s buildings by road and number, with rows findByRoadAt answers as findByRoad does', T, async () => {
+    const rows = await db.store.roadNumbersIn('강남구');
+    assert.deepEqual(rows.map(([road, main, sub]) => [road, main, sub]), [['테헤란로', 152, 0], ['테헤란로', 152, 0], ['테헤란로', 152, 2]]);
+    assert.deepEqual(await db.store.roadNumbersIn('없는구'), []);
+    if (kind === 'postgres') {
+      assert.ok(rows.every((r) => r[3] === null), 'no rows to give');
+      return;
+    }
+    const at = (main: number, sub: number): number[] => rows.filter((r) => r[1] === main && r[2] === sub).map((r) => r[3]!);
+    for (const limit of [1, 20]) {
+      assert.deepEqual(await db.store.findByRoadAt(at(152, 0), '강남구', '테헤란로', 152, 0, limit), await db.store.findByRoad('강남구', '테헤란로', 152, 0, limit));
+      assert.deepEqual(await db.store.findByRoadAt(at(152, 2), '강남구', '테헤란로', 152, 2, limit), await db.store.findByRoad('강남구', '테헤란로', 152, 2, limit));
+    }
+    // a row that no longer holds the address (an import since): findByRoad is to say what does
+    await db.store.upsertEntries([{ ...GFC_ANNEX, buildingSub: 4, roadAddress: '서울특별시 강남구 테헤란로 152-4' }]);
+    assert.equal(await db.store.findByRoadAt(at(152, 2), '강남구', '테헤란로', 152, 2, 20), null);
+    await db.store.upsertEntries([GFC_ANNEX]);
+  });
+
+  test('sigunguNames and formerRoadNames: each name once', T, async () => {
+    assert.deepEqual(new Set(await db.store.sigunguNames()), new Set(['강남구', '서초구', '해운대구', '양평군']));
+    assert.equal((await db.store.sigunguNames()).length, 4);
+    const known = await db.store.formerRoadNames();
+    assert.ok(!known.includes('역삼로'));
+    const former = { kind: 'former_road', sigungu: '강남구', roadName: '역삼로', underground: false, main: 1, sub: 0 } as const;
+    await db.store.addFormerRoads([{ buildingId: GFC.buildingId, former }, { buildingId: GFC_ANNEX.buildingId, former: { ...former, sub: 2 } }]);
+    assert.deepEqual((await db.store.formerRoadNames()).toSorted(), [...known, '역삼로'].toSorted());
+  });
+
+  test('every write to the directory raises its version', T, async () => {
+    const lot = { buildingId: GFC.buildingId, sido: GFC.sido, sigungu: GFC.sigungu, lot: { kind: 'related_lot', eupmyeondong: '역삼동', ri: '', mountain: false, main: 738, sub: 0 } } as const;
+    const writes: [string, () => Promise<void>][] = [
+      ['upsertEntries', () => db.store.upsertEntries([GFC])],
+      ['addFormerRoads', () => db.store.addFormerRoads([{ buildingId: GFC.buildingId, former: { kind: 'former_road', sigungu: '강남구', roadName: '논현로', underground: false, main: 9, sub: 0 } }])],
+      ['addRelatedLots', () => db.store.addRelatedLots([lot])],
+      ['deleteRelatedLots', () => db.store.deleteRelatedLots([lot])],
+      ['deleteBuildings', () => db.store.deleteBuildings([underground.buildingId])],
+    ];
+    for (const [name, write] of writes) {
+      const was = await db.store.directoryVersion();
+      await write();
+      assert.ok((await db.store.directoryVersion()) > was, name);
+    }
+  });
+});

@@ -22,7 +22,7 @@ export interface OpenAddressStore {
 }
 
 /** The migrations that make the address directory, in order: the table, then what later ones added. */
-const ADDRESS_MIGRATIONS = ['0004_addresses', '0027_address_statistics', '0031_address_building_name', '0032_address_history', '0033_address_deferred_indexes', '0034_address_apartment'];
+const ADDRESS_MIGRATIONS = ['0004_addresses', '0027_address_statistics', '0031_address_building_name', '0032_address_history', '0033_address_deferred_indexes', '0034_address_apartment', '0035_address_directory_version'];
 
 function addressMigration(engine: AddressStoreKind, version = '0004_addresses'): string {
   const m = loadMigrations(engine).find((x) => x.version === version);

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { buildingKindOf, editDistance, fitCandidate, jamoDistance, jamoEdits, matchAddress, RoadNameIndex, roadNameDistance, roadTypoCost, sigunguAgrees } from './match.ts';
+import { buildingKindOf, fitCandidate, matchAddress, sigunguAgrees } from './match.ts';
+import { editDistance, jamoDistance, jamoEdits, RoadNameIndex, roadNameDistance, roadTypoCost } from './road-names.ts';
 import { parseAddress } from './parse.ts';
 import type { AddressMatch, DirectoryEntry } from './types.ts';
 

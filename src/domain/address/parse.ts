@@ -167,7 +167,16 @@ export function parseAddress(raw: string): ParsedAddress {
   return out;
 }
 
+// Only Hangul syllables, ASCII letters and digits, spaces, commas, hyphens and parentheses: what
+// most addresses are made of, which NFKC and the first replacements of normalise() leave alone
+const PLAIN = /^[\uAC00-\uD7A3A-Za-z0-9 ,()-]*$/;
+
 function normalise(s: string): string {
+  return tidy(PLAIN.test(s) ? s : unify(s));
+}
+
+/** Full-width forms, dashes, brackets, quotes and separators in their plain form. */
+function unify(s: string): string {
   return s
     .normalize('NFKC')
     .replace(/[\u2010-\u2015\u2212\u30FC\uFE58\uFE63]/g, '-')
@@ -177,7 +186,12 @@ function normalise(s: string): string {
     // 3·15대로, 4·19로: a dot between numbers is part of a road name; elsewhere it separates words
     .replace(/(\d)[·ㆍ\u119E.](\d{1,2}[가-힣])/g, '$1\uE000$2')
     .replace(/[·•ㆍ\u119E/|;]/g, ' ')
-    .replace(/\uE000/g, '·')
+    .replace(/\uE000/g, '·');
+}
+
+/** Spaces, and the spacing around numbers and units, as the readers below expect them. */
+function tidy(s: string): string {
+  return s
     .replace(/\s+/g, ' ')
     .replace(/(\d) ?- ?(\d)/g, '$1-$2')
     .replace(/(\d)-(\d{1,3}층)/g, '$1 $2')
@@ -275,8 +289,27 @@ function readUnit(t: string, unit: Unit, afterBase: boolean): boolean {
   return true;
 }
 
+/** A list of names by their first letter, each in the list's order. */
+function byFirstLetter(names: readonly string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const name of names) {
+    const list = out.get(name[0]!);
+    if (list) list.push(name);
+    else out.set(name[0]!, [name]);
+  }
+  return out;
+}
+
+// only names with the token's first letter can start it: a few, where the lists hold ~50 and ~300
+const SIDO_ALIASES_BY_LETTER = byFirstLetter(SIDO_ALIASES);
+const SIGUNGU_PREFIXES_BY_LETTER = byFirstLetter(SIGUNGU_PREFIXES);
+const none: readonly string[] = [];
+const sidoAliasesOf = (t: string): readonly string[] => SIDO_ALIASES_BY_LETTER.get(t[0] ?? '') ?? none;
+const sigunguPrefixesOf = (t: string): readonly string[] => SIGUNGU_PREFIXES_BY_LETTER.get(t[0] ?? '') ?? none;
+const startsWithSigungu = (t: string): boolean => sigunguPrefixesOf(t).some((p) => t.startsWith(p));
+
 function isPlacePart(rest: string): boolean {
-  if (SIGUNGU_PREFIXES.some((p) => rest.startsWith(p))) return true;
+  if (startsWithSigungu(rest)) return true;
   const road = ROAD_RE.exec(rest);
   if (road) return road[1]!.length >= 3;
   const dong = DONG_RE.exec(rest);
@@ -286,15 +319,15 @@ function isPlacePart(rest: string): boolean {
 /** "서울시강남구테헤란로152" → 서울시, 강남구, 테헤란로152 (a whole known name is never split). */
 function splitGlued(t: string): string[] {
   if (sidoByAlias(t) || sigunguRefs(t).length > 0) return [t];
-  for (const alias of SIDO_ALIASES) {
+  for (const alias of sidoAliasesOf(t)) {
     if (t.length <= alias.length || !t.startsWith(alias)) continue;
     const rest = t.slice(alias.length);
     // Roads like 서울시립대로 and 제주대학로 start with a 시/도 name, so only a following 시/군/구
     // splits — except in 세종, which has none.
-    const next = SIGUNGU_PREFIXES.some((p) => rest.startsWith(p)) || (sidoByAlias(alias) === SEJONG && isPlacePart(rest));
+    const next = startsWithSigungu(rest) || (sidoByAlias(alias) === SEJONG && isPlacePart(rest));
     if (next) return [alias, ...splitGlued(rest)];
   }
-  for (const p of SIGUNGU_PREFIXES) {
+  for (const p of sigunguPrefixesOf(t)) {
     if (t.length > p.length && t.startsWith(p)) {
       const rest = t.slice(p.length);
       if (isPlacePart(rest)) return [p, ...splitGlued(rest)];

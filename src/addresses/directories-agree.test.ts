@@ -58,6 +58,14 @@ function formsOf(e: DirectoryEntry, r: () => number): Form[] {
     forms.push({ kind: 'dong like a road', raw: `${region} ${e.eupmyeondong} ${e.jibunMountain ? '산' : ''}${e.jibunMain}${e.jibunSub ? `-${e.jibunSub}` : ''}`, juso: true });
   }
   if (e.buildingName !== '') forms.push({ kind: 'name alone', raw: `${region} ${e.eupmyeondong} ${e.buildingName} 1203호`, juso: true });
+  // the road and the building's name, no number, as offices write it: "매영로 (영통중앙상가) 2층"
+  if (e.buildingName !== '') forms.push({ kind: 'road and name', raw: `${region} ${e.roadName} (${e.buildingName}) 2층`, juso: false });
+  // typed with a space before the suffix: "을지 로 62"
+  const split = /^([가-힣]{2,})(로|길)$/.exec(e.roadName);
+  if (split) forms.push({ kind: 'spaced name', raw: `${region} ${split[1]} ${split[2]} ${num}`, juso: true });
+  // the lot with its 동 written as the 행정동 ("역삼1동 737" for 법정동 역삼동)
+  const lot = `${e.jibunMountain ? '산' : ''}${e.jibunMain}${e.jibunSub ? `-${e.jibunSub}` : ''}`;
+  if (/[가-힣]동$/.test(e.eupmyeondong) && e.ri === '') forms.push({ kind: '행정동 lot', raw: `${region} ${e.eupmyeondong.slice(0, -1)}1동 ${lot}`, juso: false });
   return forms;
 }
 
@@ -121,4 +129,7 @@ test('every directory answers the same table alike', T, async () => {
   assert.ok(share('no 로/길', 'corrected') >= 0.6, JSON.stringify([...tally.get('no 로/길')!]));
   assert.ok(share('name alone', 'corrected') >= 0.6, JSON.stringify([...tally.get('name alone')!]));
   assert.ok(share('dong like a road', 'not_found') === 0, JSON.stringify([...tally.get('dong like a road')!]));
+  assert.equal(share('spaced name', 'exact'), 1, JSON.stringify([...tally.get('spaced name')!]));
+  assert.ok(share('road and name', 'exact') + share('road and name', 'corrected') >= 0.9, JSON.stringify([...tally.get('road and name')!]));
+  assert.ok(share('행정동 lot', 'not_found') === 0, JSON.stringify([...tally.get('행정동 lot')!]));
 });

@@ -88,6 +88,16 @@ describeEachAddressStore('LocalDirectory', (kind) => {
     assert.deepEqual(ids(await dir.find(parsed({ sigungu: '양평군', jibun: jibun('양근리', 123, 0, true) }))), [RURAL.buildingId]);
   });
 
+  test('a lot as it was meant: its 동 as the 행정동, or its 시군구 as it was called before (matched as a correction)', T, async () => {
+    assert.deepEqual(new Set(ids(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', jibun: jibun('역삼1동', 737) })))), new Set([GFC.buildingId, GFC_UNDER.buildingId]));
+    // 양평군 written as a 시군구 it is not in: the lot within the 시도 (a renamed or split 시군구)
+    const moved = parseAddress('경기도 가평군 양평읍 양근리 산 123');
+    const found = await dir.find(moved);
+    assert.deepEqual(ids(found), [RURAL.buildingId]);
+    assert.equal(matchAddress(moved, found).quality, 'corrected');
+    assert.deepEqual(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', jibun: jibun('역삼1동', 999) })), []);
+  });
+
   test('a lot whose 부번 is wrong falls back to the lot', T, async () => {
     const found = await dir.find(parsed({ sigungu: '강남구', jibun: jibun('역삼동', 737, 9) }));
     assert.deepEqual(new Set(ids(found)), new Set([GFC.buildingId, GFC_UNDER.buildingId, LOT_SUB.buildingId]));

@@ -9,7 +9,7 @@
 // find nothing — most of a damaged address's — without a statement, and only those: every
 // answer is the one the store would give.
 
-import { buildingNameForms, dongAgrees, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameForms, dongAgrees, legalDongOf, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 import { DirectoryMemory } from './directory-memory.ts';
@@ -93,6 +93,7 @@ export class LocalDirectory implements AddressDirectory {
     const a: Asked = { q, limit, wide: limit * OVERFETCH, atMain: null };
     return (await this.#asWritten(a, byRoad))
       ?? (await this.#nearOrElsewhere(a))
+      ?? (await this.#lotAsMeant(a))
       ?? (await this.#onTheRoad(a))
       ?? (await this.#anySubLot(a))
       ?? (await this.#byName(a))
@@ -200,6 +201,12 @@ export class LocalDirectory implements AddressDirectory {
     const { q, limit, wide } = a;
     const { road } = q;
     if (!road) {
+      // no number but the building's name ("매영로 (영통중앙상가)"): the buildings of that name on the road
+      if (q.buildingName) {
+        const written = q.buildingName;
+        const named = (await this.#store.findByBuildingName(buildingNameForms(written), q.sido, null, wide)).filter((e) => e.roadName === name && inSigungu(q, e) && namesBuilding(written, e));
+        if (named.length > 0) return named;
+      }
       // no number: the road's buildings in the written 시군구 first, those elsewhere in the
       // 시도 only to fill up the list (it stays ambiguous whatever it holds)
       const near = q.sigungu === null ? [] : (await this.#store.findByRoad(q.sigungu, name, null, null, limit)).filter((e) => inSido(q, e));
@@ -208,6 +215,26 @@ export class LocalDirectory implements AddressDirectory {
     const atMain = name === road.name && a.atMain ? a.atMain.slice(0, wide) : await this.#store.findByRoad(null, name, road.main, null, wide);
     const same = atMain.filter((e) => inSido(q, e));
     return same.length > 0 ? same : this.#store.findByRoadName(name, q.sido, enough);
+  }
+
+  /**
+   * 2b. The lot as it was meant: its 동 written as the 행정동 ("논현3동 225-6" for 법정동 논현동),
+   *     or in another 시군구 of the 시도 (one renamed or split since the list was written: 인천
+   *     남구 → 미추홀구, 부천시 → 부천시 원미구). The matcher ranks such a candidate as corrected.
+   */
+  async #lotAsMeant(a: Asked): Promise<DirectoryEntry[] | null> {
+    const { q, limit } = a;
+    const { jibun } = q;
+    if (!jibun) return null;
+    const legal = legalDongOf(jibun.dong);
+    const lotIn = async (sigungu: string | null, dong: string): Promise<DirectoryEntry[]> => {
+      const own = await this.#store.findByJibun(q.sido, sigungu, dong, jibun.main, jibun.sub, limit);
+      return own.length > 0 ? own : this.#store.findByRelatedLot(q.sido, sigungu, dong, jibun.main, jibun.sub, limit);
+    };
+    let found = legal !== jibun.dong ? await lotIn(q.sigungu, legal) : [];
+    // anywhere only within a written 시도, or for a written 시군구 (whose name the matcher checks)
+    if (found.length === 0 && q.sigungu !== null) found = await lotIn(null, legal);
+    return found.length > 0 ? dedupe(prefer(found, (e) => (e.via?.kind === 'related_lot' ? e.via.mountain : e.jibunMountain) === jibun.mountain), limit) : null;
   }
 
   /** 4. The lot whatever its 부번 (737 written for 737-1, or the other way round). */

@@ -3,7 +3,7 @@
 // It looks candidates up the way the juso search does — by road and number, else by road name
 // with typos forgiven, and by lot — and orders them with the matcher's own scoring.
 
-import { buildingNameKey, fitCandidate, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameKey, fitCandidate, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
 import { RoadNameIndex } from '../domain/address/road-names.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { lotNumber, sandboxWorld, sigunguRoadKey } from './sandbox-data.ts';
@@ -75,6 +75,15 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
     // a typo, or a road that is not where the input says: look at similar names too
     if (![...pool.values()].some(inScope)) {
       for (const other of nearRoads(world).near(roadName)) add(world.byRoad.get(other), numberFits);
+    }
+    // no number but the building's name ("매영로 (영통중앙상가)"): the buildings of that name on the road, when it has one
+    if (q.road === null && q.buildingName !== null) {
+      const written = q.buildingName;
+      const named = [...pool.values()].filter((e) => e.roadName === roadName && inScope(e) && namesBuilding(written, e));
+      if (named.length > 0) {
+        pool.clear();
+        add(named, () => true);
+      }
     }
   }
   if (q.jibun !== null) {

@@ -91,18 +91,19 @@ export function sigunguAgrees(written: string, actual: string): boolean {
 }
 
 // 행정동 "역삼1동" lies in 법정동 "역삼동"; spreadsheets carry both.
-const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
+/** The 법정동 a 행정동 lies in: "역삼1동", "제2동"-style names → "역삼동"; any other name as it is. */
+export const legalDongOf = (name: string): string => name.replace(/제?\d+동$/, '동');
 
 /** Whether a written 동/읍/면/리 (법정 or 행정: "역삼1동") is the entry's. */
 export function dongAgrees(written: string, e: DirectoryEntry): boolean {
-  const w = legalDong(written);
-  return w === legalDong(e.eupmyeondong) || (e.ri !== '' && w === e.ri);
+  const w = legalDongOf(written);
+  return w === legalDongOf(e.eupmyeondong) || (e.ri !== '' && w === e.ri);
 }
 
 /** Whether a written lot is a related lot of the building (the 동 or 리 as dongAgrees reads it). */
 function lotAgrees(j: NonNullable<ParsedAddress['jibun']>, l: RelatedLot): boolean {
-  const w = legalDong(j.dong);
-  const dong = w === legalDong(l.eupmyeondong) || (l.ri !== '' && w === l.ri);
+  const w = legalDongOf(j.dong);
+  const dong = w === legalDongOf(l.eupmyeondong) || (l.ri !== '' && w === l.ri);
   return dong && j.mountain === l.mountain && j.main === l.main && j.sub === l.sub;
 }
 

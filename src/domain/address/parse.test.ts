@@ -256,3 +256,22 @@ test('a road written without its 로/길 after the 시군구 is read as written;
   assert.equal(parseAddress('서울 강남구 역삼동 737').road, null, 'a 동 and its lot stay a lot');
   assert.equal(parseAddress('테헤란 152').road, null, 'without a 시군구 a word and a number say too little');
 });
+
+test('a name typed with a space before its suffix is read whole; a word that is a name by itself keeps its own', () => {
+  assert.deepEqual(parseAddress('서울특별시 중구 을지 로 62 A동 1936호').road, { name: '을지로', underground: false, main: 62, sub: 0 });
+  assert.deepEqual(parseAddress('서울 종로구 창신 32길 40').road, { name: '창신32길', underground: false, main: 40, sub: 0 });
+  assert.deepEqual(parseAddress('광주시 광주대로 118번길 26').road?.name, '광주대로118번길');
+  assert.deepEqual(parseAddress('서울 서초구 서초 동 562 1층').jibun, { dong: '서초동', mountain: false, main: 562, sub: 0 });
+  assert.equal(parseAddress('경기 남양주시 진접 읍 장현리 12').eupmyeondong, '진접읍 장현리');
+  // 101 동 is a unit; 강남구 and 역삼동 are names already
+  assert.equal(parseAddress('서울 강남구 테헤란로 152 101 동 1203호').unit?.dong, '101동');
+  assert.equal(parseAddress('서울 강남구 역삼동 737').jibun?.dong, '역삼동');
+});
+
+test('"광주시" with an 읍 or 면 is 경기 광주시 (광주광역시 has none); otherwise 광주광역시', () => {
+  const rural = parseAddress('광주시 오포읍 능평리 75');
+  assert.equal(rural.sido, '경기도');
+  assert.equal(rural.sigungu, '광주시');
+  assert.equal(parseAddress('광주시 서구 상무대로 1').sido, '광주광역시');
+  assert.equal(parseAddress('광주광역시 광산구 하남산단로 2').sigungu, '광산구');
+});

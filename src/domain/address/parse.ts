@@ -55,6 +55,7 @@ export function parseAddress(raw: string): ParsedAddress {
   let underground = false;
   let baseDone = false;
   let lastUnit: 'dong' | 'floor' | null = null;
+  let sidoWritten = '';
 
   const setJibun = (dong: string, mountain: boolean, main: number, sub: number): void => {
     if (!out.jibun) out.jibun = { dong, mountain, main, sub };
@@ -67,7 +68,7 @@ export function parseAddress(raw: string): ParsedAddress {
     if (before && emd.length === 0) {
       if (out.sido === null && out.sigungu === null) {
         const sido = sidoByAlias(t);
-        if (sido) { out.sido = sido; continue; }
+        if (sido) { out.sido = sido; sidoWritten = t; continue; }
       }
       if (out.sigungu === null) {
         const sgg = readSigungu(t, tokens[i + 1], out.sido);
@@ -156,6 +157,11 @@ export function parseAddress(raw: string): ParsedAddress {
   if (pendingRoad !== null) out.roadNameOnly = pendingRoad;
   const dongs = emd.length > 0 ? emd : inner.dongs.slice(0, 2);
   if (dongs.length > 0) out.eupmyeondong = dongs.join(' ');
+  // "광주시 오포읍": 광주광역시 has no 읍 or 면, so "광주시" was 경기 광주시
+  if (out.sido === GWANGJU_METRO && out.sigungu === null && sidoWritten === '광주시' && /[읍면]$/.test(dongs[0] ?? '')) {
+    out.sido = '경기도';
+    out.sigungu = '광주시';
+  }
   if (out.jibun === null && inner.jibun) out.jibun = inner.jibun;
   const name = inner.names.length > 0 ? inner.names.join(' ') : nameWords.join(' ');
   if (name !== '') out.buildingName = name;
@@ -170,6 +176,11 @@ export function parseAddress(raw: string): ParsedAddress {
 // Only Hangul syllables, ASCII letters and digits, spaces, commas, hyphens and parentheses: what
 // most addresses are made of, which NFKC and the first replacements of normalise() leave alone
 const PLAIN = /^[\uAC00-\uD7A3A-Za-z0-9 ,()-]*$/;
+
+const GWANGJU_METRO = '광주광역시';
+
+// words that are names by themselves, which a following suffix does not belong to
+const WHOLE_PLACE_NAME = /(?:시|도|군|구|읍|면|동|리|가|로|길)$/;
 
 function normalise(s: string): string {
   return tidy(PLAIN.test(s) ? s : unify(s));
@@ -198,6 +209,10 @@ function tidy(s: string): string {
     .replace(/((?:^|\s)(?:제|산)|지하) (\d)/g, '$1$2')
     .replace(/(\d) (동|층|호|번지|번길|길)(?=[\s,)]|$)/g, '$1$2')
     .replace(/([가-힣](?:로|길)) (\d{1,4}[가-힣]?길)(?=[\s,)\d]|$)/g, '$1$2')
+    // a name typed with a space before its suffix: "을지 로 62", "서초 동 562", "진접 읍",
+    // "창신 32길 40" (a word already ending in a place suffix is a whole name, and stays)
+    .replace(/(^|\s)([가-힣]{1,6}) (로|길|동|읍|면|\d{1,3}번?길)(?=[\s,)]|\d|$)/g, (whole, lead: string, word: string, suffix: string) =>
+      (WHOLE_PLACE_NAME.test(word) ? whole : `${lead}${word}${suffix}`))
     .trim();
 }
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fitAccountAdjustment, fitGlobal, solveSpd, type Example } from './fit.ts';
 import { PRIOR_MODEL } from './prior.ts';
-import { score, sigmoid } from './score.ts';
+import { accountShift, MODEL_SCORE, modelScoreOf, score, sigmoid } from './score.ts';
 import type { ModelParams } from './types.ts';
 import { seededRandom } from '../seeded-random.ts';
 
@@ -120,10 +120,31 @@ test('an account adjustment learns a realistic difference in base rate from enou
     const features = TYPICAL[i % TYPICAL.length]!;
     return { features, bounced: rand() < sigmoid(score(PRIOR_MODEL, features).logit + Math.LN2) };
   });
-  const offset = fitAccountAdjustment(PRIOR_MODEL, ex).offset;
-  assert.ok(offset > 0.3 && offset < 0.9, `offset ${offset}`);
+  // its base rate (the offset) and its stretch of the model's score share the difference
+  const learned = fitAccountAdjustment(PRIOR_MODEL, ex);
+  const shifts = TYPICAL.map((f) => accountShift(learned, f, modelScoreOf(PRIOR_MODEL, f)));
+  const mean = shifts.reduce((a, b) => a + b, 0) / shifts.length;
+  assert.ok(mean > 0.3 && mean < 0.9, `shifts ${shifts.join(', ')}`);
   assert.deepEqual(fitAccountAdjustment(PRIOR_MODEL, []), { offset: 0, weights: {} });
   assert.throws(() => fitAccountAdjustment(PRIOR_MODEL, ex, { featurePrecision: 0 }), RangeError);
+});
+
+test('an account whose lists the model reads too surely learns to stretch its score less, and one it reads too timidly more', () => {
+  const rand = seededRandom(8);
+  const shapes = [...TYPICAL, new Map([['status_closed', 1]]), new Map([['address_not_found', 1]]), new Map([['status_suspended', 1]])];
+  const rows = (stretch: number): Example[] => Array.from({ length: 3000 }, (_, i) => {
+    const features = shapes[i % shapes.length]!;
+    const s = modelScoreOf(PRIOR_MODEL, features);
+    return { features, bounced: rand() < sigmoid(PRIOR_MODEL.intercept + stretch * s) };
+  });
+  const timid = fitAccountAdjustment(PRIOR_MODEL, rows(0.6)).weights[MODEL_SCORE] ?? 0;
+  const bold = fitAccountAdjustment(PRIOR_MODEL, rows(1.5)).weights[MODEL_SCORE] ?? 0;
+  assert.ok(timid < -0.15, `a model too sure for the account: stretch ${timid}`);
+  assert.ok(bold > 0.15, `a model not sure enough: stretch ${bold}`);
+  // as assess() applies it: the account's shift of a row is its stretch of the row's score, and more
+  const f = new Map([['status_closed', 1]]);
+  const adjustment = { offset: 0, weights: { [MODEL_SCORE]: -0.4 } };
+  assert.ok(Math.abs(accountShift(adjustment, f, modelScoreOf(PRIOR_MODEL, f)) + 0.4 * modelScoreOf(PRIOR_MODEL, f)) < 1e-12);
 });
 
 // its speed is measured by `npm run bench:functions`, not asserted here
@@ -155,8 +176,14 @@ function wholesaler(n: number, seed: number): Example[] {
 test('an account adjustment learns how a signal matters for its own lists, shrunk by how much it has seen', () => {
   const many = fitAccountAdjustment(PRIOR_MODEL, wholesaler(4000, 3));
   const few = fitAccountAdjustment(PRIOR_MODEL, wholesaler(12, 3));
-  assert.ok(many.weights.status_closed! < -1.5, `4,000 labels: status_closed shift ${many.weights.status_closed}`);
-  assert.ok(Math.abs(few.weights.status_closed ?? 0) < 0.5, `12 labels: status_closed shift ${few.weights.status_closed}`);
+  const closed = new Map([['status_closed', 1], ['entity_individual', 1]]);
+  const active = new Map([['entity_individual', 1]]);
+  const shift = (a: typeof many, f: Map<string, number>) => accountShift(a, f, modelScoreOf(PRIOR_MODEL, f));
+  // the closure counts 2.5 less for this account; its active customers as the model says
+  assert.ok(shift(many, closed) < -1.8, `4,000 labels: a closed customer's shift ${shift(many, closed)}`);
+  assert.ok(Math.abs(shift(many, active)) < 0.3, `4,000 labels: an active customer's shift ${shift(many, active)}`);
+  // twelve labels, three of them closed and delivered, move it a little of the way
+  assert.ok(Math.abs(shift(few, closed)) < Math.abs(shift(many, closed)) / 2, `12 labels: a closed customer's shift ${shift(few, closed)} against ${shift(many, closed)}`);
   // the shifts are of this account's scores only: the model itself is untouched
   assert.equal(PRIOR_MODEL.weights.status_closed, 3.5);
 });

@@ -6,7 +6,7 @@ import { pairName, pairParts, withPairs } from './pairs.ts';
 import { selectPairs } from './pair-selection.ts';
 import { fitGlobal } from './fit.ts';
 import { PRIOR_MODEL } from './prior.ts';
-import { accountShift, assess, logit, score, sigmoid } from './score.ts';
+import { accountShift, assess, logit, modelScoreOf, score, sigmoid } from './score.ts';
 import type { AssessmentInput } from './types.ts';
 
 const NOW = '2026-11-25T00:00:00.000Z';
@@ -68,7 +68,7 @@ test('a refit learns the pair: its accounts rank held-out mail close to the trut
   const adjustment = new Map(offsets.map((o) => [o.accountId, o]));
   const probOf = (e: (typeof heldOut)[number]) => {
     const f = withPairs(model.pairs, new Map(Object.entries(e.features)));
-    return sigmoid(score(model, f).logit + accountShift(adjustment.get(e.accountId), f));
+    return sigmoid(score(model, f).logit + accountShift(adjustment.get(e.accountId), f, modelScoreOf(model, f)));
   };
   // the planted pair barely reorders the shapes, so it shows in calibration (log loss), not in AUC
   const y = heldOut.map((e) => e.bounced);

@@ -63,7 +63,7 @@ export function assess(model: ModelParams, input: AssessmentInput, opts: { accou
     weight: c.weight,
   }));
   let z = s.logit;
-  const offset = accountShift(opts.account, features);
+  const offset = accountShift(opts.account, features, s.logit - model.intercept);
   if (offset !== 0 && Number.isFinite(offset)) {
     z += offset;
     contributions.push({ label: ACCOUNT_LABEL, weight: offset, text: accountText(), source: 'labels' });
@@ -82,9 +82,23 @@ export function assess(model: ModelParams, input: AssessmentInput, opts: { accou
 }
 
 /** The account's part of a mailing's logit: its intercept shift and its shifts of the mailing's features. */
-export function accountShift(a: AccountAdjustment | null | undefined, features: ReadonlyMap<string, number>): number {
+/** The pseudo-feature an account's adjustment stretches the model's score by (fit.ts). */
+export const MODEL_SCORE = 'model_score';
+
+/** The model's logit for these features less its baseline: what MODEL_SCORE's value is. */
+export function modelScoreOf(model: ModelParams, features: ReadonlyMap<string, number>): number {
+  return score(model, features).logit - model.intercept;
+}
+
+/**
+ * The account's shift of a mailing's logit: its offset, its shifts of the mailing's features'
+ * weights, and its stretch of the model's score (`modelScore`, modelScoreOf).
+ */
+export function accountShift(a: AccountAdjustment | null | undefined, features: ReadonlyMap<string, number>, modelScore = 0): number {
   if (!a) return 0;
   let z = Number.isFinite(a.offset) ? a.offset : 0;
+  const stretch = Object.hasOwn(a.weights, MODEL_SCORE) ? (a.weights[MODEL_SCORE] ?? 0) : 0;
+  if (Number.isFinite(stretch * modelScore)) z += stretch * modelScore;
   for (const [feature, value] of features) {
     const w = Object.hasOwn(a.weights, feature) ? (a.weights[feature] ?? 0) : 0;
     if (Number.isFinite(w * value)) z += w * value;

@@ -66,6 +66,9 @@ function formsOf(e: DirectoryEntry, r: () => number): Form[] {
   // the lot with its 동 written as the 행정동 ("역삼1동 737" for 법정동 역삼동)
   const lot = `${e.jibunMountain ? '산' : ''}${e.jibunMain}${e.jibunSub ? `-${e.jibunSub}` : ''}`;
   if (/[가-힣]동$/.test(e.eupmyeondong) && e.ri === '') forms.push({ kind: '행정동 lot', raw: `${region} ${e.eupmyeondong.slice(0, -1)}1동 ${lot}`, juso: false });
+  // the lot under its 동 mistyped ("하대운동 188" for 하대원동)
+  const dongSlip = e.ri === '' && e.eupmyeondong.length >= 3 ? vowelSlip(e.eupmyeondong) : null;
+  if (dongSlip && e.sigungu !== '') forms.push({ kind: 'dong typo', raw: `${region} ${dongSlip} ${lot}`, juso: false });
   return forms;
 }
 
@@ -132,4 +135,5 @@ test('every directory answers the same table alike', T, async () => {
   assert.equal(share('spaced name', 'exact'), 1, JSON.stringify([...tally.get('spaced name')!]));
   assert.ok(share('road and name', 'exact') + share('road and name', 'corrected') >= 0.9, JSON.stringify([...tally.get('road and name')!]));
   assert.ok(share('행정동 lot', 'not_found') === 0, JSON.stringify([...tally.get('행정동 lot')!]));
+  assert.ok(share('dong typo', 'corrected') >= 0.6, JSON.stringify([...tally.get('dong typo')!]));
 });

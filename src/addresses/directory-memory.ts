@@ -41,9 +41,11 @@ interface Kept {
   roads: Map<string, Promise<{ index: RoadNameIndex; written: string | null; near: string[] }>>;
   /** per 시군구 as written: the directory's 시군구 it agrees with (sigunguAgrees) */
   agreeing: Map<string, string[]>;
+  /** per 시군구 as written: the typo index of its 동, 읍/면 and 리 names */
+  dongs: Map<string, Promise<RoadNameIndex>>;
 }
 
-const nothingKept = (version: number): Kept => ({ version, sigungus: null, formerNames: null, numbers: new Map(), roads: new Map(), agreeing: new Map() });
+const nothingKept = (version: number): Kept => ({ version, sigungus: null, formerNames: null, numbers: new Map(), roads: new Map(), agreeing: new Map(), dongs: new Map() });
 
 /** Sets a map's entry, the oldest one dropped first when the map holds `most`. */
 function boundedSet<V>(map: Map<string, V>, key: string, value: V, most: number): V {
@@ -136,6 +138,15 @@ export class DirectoryMemory {
       roads.written = written;
     }
     return roads.near;
+  }
+
+  /**
+   * The 동, 읍/면 and 리 names of a written 시군구 that `written` could be a typo of (by the rule
+   * road names follow: roadNameDistance), closest first.
+   */
+  async nearDongs(sigungu: string, written: string, count: number): Promise<string[]> {
+    const index = await keptRead(this.#kept.dongs, sigungu, async () => new RoadNameIndex(await this.#store.dongNamesIn(sigungu)), WRITTEN_KEPT);
+    return index.near(written).slice(0, count);
   }
 
   /**

@@ -98,6 +98,17 @@ describeEachAddressStore('LocalDirectory', (kind) => {
     assert.deepEqual(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', jibun: jibun('역삼1동', 999) })), []);
   });
 
+  test('a lot under its 동 mistyped in the written 시군구 (역샘동 737 for 역삼동), matched as corrected; a two-letter 동 is not guessed at', T, async () => {
+    const typo = parseAddress('서울 강남구 역샘동 737');
+    const found = await dir.find(typo);
+    assert.deepEqual(new Set(ids(found)), new Set([GFC.buildingId, GFC_UNDER.buildingId]));
+    const m = matchAddress(typo, found.slice(0, 1));
+    assert.equal(m.quality, 'corrected');
+    assert.ok(m.changes.some((c) => c.field === 'eupmyeondong'), JSON.stringify(m.changes));
+    assert.deepEqual(await dir.find(parseAddress('서울 강남구 역샘동 999')), []);
+    assert.deepEqual(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', jibun: jibun('역동', 737) })), []);
+  });
+
   test('a lot whose 부번 is wrong falls back to the lot', T, async () => {
     const found = await dir.find(parsed({ sigungu: '강남구', jibun: jibun('역삼동', 737, 9) }));
     assert.deepEqual(new Set(ids(found)), new Set([GFC.buildingId, GFC_UNDER.buildingId, LOT_SUB.buildingId]));

@@ -9,7 +9,7 @@
 // find nothing — most of a damaged address's — without a statement, and only those: every
 // answer is the one the store would give.
 
-import { buildingNameForms, dongAgrees, legalDongOf, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameForms, dongAgrees, legalDongOf, mayBeDongTypo, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 import { DirectoryMemory } from './directory-memory.ts';
@@ -220,7 +220,8 @@ export class LocalDirectory implements AddressDirectory {
   /**
    * 2b. The lot as it was meant: its 동 written as the 행정동 ("논현3동 225-6" for 법정동 논현동),
    *     or in another 시군구 of the 시도 (one renamed or split since the list was written: 인천
-   *     남구 → 미추홀구, 부천시 → 부천시 원미구). The matcher ranks such a candidate as corrected.
+   *     남구 → 미추홀구, 부천시 → 부천시 원미구), or under a 동 of the 시군구 a typo away. The
+   *     matcher ranks such a candidate as corrected.
    */
   async #lotAsMeant(a: Asked): Promise<DirectoryEntry[] | null> {
     const { q, limit } = a;
@@ -234,6 +235,11 @@ export class LocalDirectory implements AddressDirectory {
     let found = legal !== jibun.dong ? await lotIn(q.sigungu, legal) : [];
     // anywhere only within a written 시도, or for a written 시군구 (whose name the matcher checks)
     if (found.length === 0 && q.sigungu !== null) found = await lotIn(null, legal);
+    // a 동 of the 시군구 a typo away ("하대운동 188" for 하대원동), by the rule road names follow
+    const scope = scopeOf(q);
+    if (found.length === 0 && scope !== null && mayBeDongTypo(legal)) {
+      for (const dong of await this.#memory.nearDongs(scope, legal, NEAR_ROADS)) found.push(...(await lotIn(null, dong)).filter((e) => inSigungu(q, e)));
+    }
     return found.length > 0 ? dedupe(prefer(found, (e) => (e.via?.kind === 'related_lot' ? e.via.mountain : e.jibunMountain) === jibun.mountain), limit) : null;
   }
 

@@ -3,7 +3,7 @@
 // It looks candidates up the way the juso search does — by road and number, else by road name
 // with typos forgiven, and by lot — and orders them with the matcher's own scoring.
 
-import { buildingNameKey, fitCandidate, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameKey, fitCandidate, mayBeDongTypo, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
 import { RoadNameIndex } from '../domain/address/road-names.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { lotNumber, sandboxWorld, sigunguRoadKey } from './sandbox-data.ts';
@@ -51,6 +51,14 @@ const nearRoads = (world: SandboxWorld): RoadNameIndex => {
   return index;
 };
 
+const dongIndexes = new WeakMap<SandboxWorld, RoadNameIndex>();
+/** Every 동, 읍/면 and 리 of the world with a lot, for a mistyped one. */
+const nearDongs = (world: SandboxWorld): RoadNameIndex => {
+  let index = dongIndexes.get(world);
+  if (!index) dongIndexes.set(world, (index = new RoadNameIndex(world.byJibun.keys())));
+  return index;
+};
+
 // one collator for every comparison: localeCompare with a locale builds one per call (most of a lookup's time)
 const BY_ADDRESS = new Intl.Collator('ko', { numeric: true });
 
@@ -88,7 +96,12 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
   }
   if (q.jibun !== null) {
     const { dong, mountain, main, sub } = q.jibun;
-    for (const d of new Set([dong, legalDong(dong)])) add(world.byJibun.get(d)?.get(lotNumber(mountain, main, sub)), () => true);
+    const lot = lotNumber(mountain, main, sub);
+    for (const d of new Set([dong, legalDong(dong)])) add(world.byJibun.get(d)?.get(lot), () => true);
+    // a 동 a typo away ("하대운동" for 하대원동), within the written 시군구, as the local directory
+    if (pool.size === 0 && q.sigungu !== null && mayBeDongTypo(dong)) {
+      for (const near of nearDongs(world).near(legalDong(dong))) add(world.byJibun.get(near)?.get(lot), inScope);
+    }
   }
   if (roadName === null && q.jibun === null && q.buildingName !== null) {
     // a building by its name, anywhere its 동 (and 시도, 시군구, when written) agree

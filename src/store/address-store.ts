@@ -318,6 +318,22 @@ export class AddressStore extends OverSql {
   }
 
   /**
+   * The 법정동, 읍/면 and 리 names of a 시군구 (its 일반구's too), for a lot whose 동 is mistyped.
+   * Read once per 시군구 and kept (DirectoryMemory): the index has no 동 after the 시군구, so this
+   * reads the 시군구's rows.
+   */
+  async dongNamesIn(sigungu: string): Promise<string[]> {
+    const names = [sigungu, ...SIDOS.flatMap((s) => s.sigungu.filter((n) => n.startsWith(`${sigungu} `)))];
+    const marks = names.map(() => '?').join(', ');
+    const rows = await this.sql.all(
+      `SELECT DISTINCT eupmyeondong AS name FROM address_directory WHERE sigungu IN (${marks})
+       UNION SELECT DISTINCT ri AS name FROM address_directory WHERE sigungu IN (${marks}) AND ri <> ''`,
+      [...names, ...names],
+    );
+    return rows.map((r) => String(r.name));
+  }
+
+  /**
    * The building numbers of a 시군구's roads as the (sigungu, road_name, building_main,
    * building_sub) index alone has them — ~25,000 entries, ~8 ms on SQLite for a 시군구 of a national
    * directory — ordered by road and number, each with its row when `rows`: SQLite's rowid, which

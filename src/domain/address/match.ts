@@ -100,6 +100,21 @@ export function dongAgrees(written: string, e: DirectoryEntry): boolean {
   return w === legalDongOf(e.eupmyeondong) || (e.ri !== '' && w === e.ri);
 }
 
+/**
+ * Whether a written 동/읍/면/리 may be a mistyped one: of three letters or more (a two-letter name
+ * one letter off is another place — 상동, 중동 — and a road written without its 로 often reads as one).
+ */
+export function mayBeDongTypo(written: string): boolean {
+  return legalDongOf(written).length >= 3;
+}
+
+/** Whether a written 동/읍/면/리 is the entry's mistyped, by the rule road names follow (roadNameDistance). */
+function dongTypoOf(written: string, e: DirectoryEntry): boolean {
+  if (!mayBeDongTypo(written)) return false;
+  const w = legalDongOf(written);
+  return roadNameDistance(w, e.eupmyeondong) !== null || (e.ri !== '' && roadNameDistance(w, e.ri) !== null);
+}
+
 /** Whether a written lot is a related lot of the building (the 동 or 리 as dongAgrees reads it). */
 function lotAgrees(j: NonNullable<ParsedAddress['jibun']>, l: RelatedLot): boolean {
   const w = legalDongOf(j.dong);
@@ -168,7 +183,7 @@ export function fitCandidate(p: ParsedAddress, e: DirectoryEntry): CandidateFit 
   if (p.jibun !== null) {
     const j = p.jibun;
     const related = e.via?.kind === 'related_lot' ? e.via : null;
-    viaJibun = (dongAgrees(j.dong, e) && j.mountain === e.jibunMountain && j.main === e.jibunMain && j.sub === e.jibunSub)
+    viaJibun = ((dongAgrees(j.dong, e) || dongTypoOf(j.dong, e)) && j.mountain === e.jibunMountain && j.main === e.jibunMain && j.sub === e.jibunSub)
       || (related !== null && lotAgrees(j, related));
     if (!viaJibun) {
       const to = jibunText(e.ri || e.eupmyeondong, e.jibunMountain, e.jibunMain, e.jibunSub);

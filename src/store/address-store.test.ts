@@ -95,7 +95,7 @@ describeEachAddressStore('AddressStore', (kind) => {
   });
 });
 
-describeEachAddressStore('AddressStore, many buildings at once', (kind) => {
+describeEachAddressStore('AddressStore, many buildings at once, and what a directory keeps in memory', (kind) => {
   const underground = entry({ buildingId: '1168010100107370000000009', underground: true, buildingName: '', roadAddress: '서울특별시 강남구 테헤란로 지하 152' });
   let db: OpenAddressStore;
   before(async () => {
@@ -131,17 +131,8 @@ describeEachAddressStore('AddressStore, many buildings at once', (kind) => {
     }
     assert.equal((await db.store.findByRoadsAt(names, 152, 0, 20)).get('테헤란로')!.length, 4, 'every 시군구 and 시도, above ground first');
   });
-});
 
-describeEachAddressStore('AddressStore, what a directory keeps in memory', (kind) => {
-  const underground = entry({ buildingId: '1168010100107370000000009', underground: true, buildingName: '', roadAddress: '서울특별시 강남구 테헤란로 지하 152' });
-  let db: OpenAddressStore;
-  before(async () => {
-    db = await openAddressStore(kind);
-    await db.store.upsertEntries([underground, ...ALL]);
-  });
-  after(() => db.close());
-
+  // what a directory keeps in memory (directory-memory.ts)
   test('roadNumbersIn: the 시군구\'s buildings by road and number, with rows findByRoadAt answers as findByRoad does', T, async () => {
     const rows = await db.store.roadNumbersIn('강남구');
     assert.deepEqual(rows.map(([road, main, sub]) => [road, main, sub]), [['테헤란로', 152, 0], ['테헤란로', 152, 0], ['테헤란로', 152, 2]]);

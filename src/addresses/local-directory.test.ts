@@ -95,6 +95,9 @@ describeEachAddressStore('LocalDirectory', (kind) => {
     const found = await dir.find(moved);
     assert.deepEqual(ids(found), [RURAL.buildingId]);
     assert.equal(matchAddress(moved, found).quality, 'corrected');
+    // without a 시도 the lot is not looked for in a 시군구 the written one does not name: a 동's
+    // name and a lot number recur across the country
+    assert.deepEqual(await dir.find(parsed({ sigungu: '가평군', jibun: jibun('양근리', 123, 0, true) })), []);
     assert.deepEqual(await dir.find(parsed({ sido: '서울특별시', sigungu: '강남구', jibun: jibun('역삼1동', 999) })), []);
   });
 

@@ -233,8 +233,9 @@ export class LocalDirectory implements AddressDirectory {
       return own.length > 0 ? own : this.#store.findByRelatedLot(q.sido, sigungu, dong, jibun.main, jibun.sub, limit);
     };
     let found = legal !== jibun.dong ? await lotIn(q.sigungu, legal) : [];
-    // anywhere only within a written 시도, or for a written 시군구 (whose name the matcher checks)
-    if (found.length === 0 && q.sigungu !== null) found = await lotIn(null, legal);
+    // in another 시군구 only of a written 시도 (as a road's number in step 2); without a 시도, only
+    // in a 시군구 the written one names (부천시 → 부천시 원미구): 상동 999 is in many places
+    if (found.length === 0 && q.sigungu !== null) found = (await lotIn(null, legal)).filter((e) => q.sido !== null || inSigungu(q, e));
     // a 동 of the 시군구 a typo away ("하대운동 188" for 하대원동), by the rule road names follow
     const scope = scopeOf(q);
     if (found.length === 0 && scope !== null && mayBeDongTypo(legal)) {

@@ -97,7 +97,10 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
   if (q.jibun !== null) {
     const { dong, mountain, main, sub } = q.jibun;
     const lot = lotNumber(mountain, main, sub);
-    for (const d of new Set([dong, legalDong(dong)])) add(world.byJibun.get(d)?.get(lot), () => true);
+    // within a written 시도; without one, only in a 시군구 the written one names (상동 999 is in many
+    // places), as the local directory
+    const lotInScope = (e: DirectoryEntry): boolean => (q.sido !== null ? e.sido === q.sido : q.sigungu === null || sigunguAgrees(q.sigungu, e.sigungu));
+    for (const d of new Set([dong, legalDong(dong)])) add(world.byJibun.get(d)?.get(lot), lotInScope);
     // a 동 a typo away ("하대운동" for 하대원동), within the written 시군구, as the local directory
     if (pool.size === 0 && q.sigungu !== null && mayBeDongTypo(dong)) {
       for (const near of nearDongs(world).near(legalDong(dong))) add(world.byJibun.get(near)?.get(lot), inScope);

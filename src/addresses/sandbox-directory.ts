@@ -3,7 +3,7 @@
 // It looks candidates up the way the juso search does — by road and number, else by road name
 // with typos forgiven, and by lot — and orders them with the matcher's own scoring.
 
-import { buildingNameKey, fitCandidate, mayBeDongTypo, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
+import { buildingNameKey, fitCandidate, legalDongOf, mayBeDongTypo, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
 import { RoadNameIndex } from '../domain/address/road-names.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { lotNumber, sandboxWorld, sigunguRoadKey } from './sandbox-data.ts';
@@ -23,8 +23,6 @@ export class SandboxDirectory implements AddressDirectory {
   }
 }
 
-// 행정동 "역삼1동" is written where the lot belongs to 법정동 "역삼동".
-const legalDong = (name: string): string => name.replace(/제?\d+동$/, '동');
 
 const nameIndexes = new WeakMap<SandboxWorld, Map<string, DirectoryEntry[]>>();
 /** The world's named buildings by their name (spacing and case aside), built once. */
@@ -100,20 +98,20 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
     // within a written 시도; without one, only in a 시군구 the written one names (상동 999 is in many
     // places), as the local directory
     const lotInScope = (e: DirectoryEntry): boolean => (q.sido !== null ? e.sido === q.sido : q.sigungu === null || sigunguAgrees(q.sigungu, e.sigungu));
-    for (const d of new Set([dong, legalDong(dong)])) add(world.byJibun.get(d)?.get(lot), lotInScope);
+    for (const d of new Set([dong, legalDongOf(dong)])) add(world.byJibun.get(d)?.get(lot), lotInScope);
     // a 동 a typo away ("하대운동" for 하대원동), within the written 시군구, as the local directory
     if (pool.size === 0 && q.sigungu !== null && mayBeDongTypo(dong)) {
-      for (const near of nearDongs(world).near(legalDong(dong))) add(world.byJibun.get(near)?.get(lot), inScope);
+      for (const near of nearDongs(world).near(legalDongOf(dong))) add(world.byJibun.get(near)?.get(lot), inScope);
     }
   }
   if (roadName === null && q.jibun === null && q.buildingName !== null) {
     // a building by its name, anywhere its 동 (and 시도, 시군구, when written) agree
-    const dong = q.eupmyeondong === null ? null : legalDong(q.eupmyeondong.split(' ').pop()!);
+    const dong = q.eupmyeondong === null ? null : legalDongOf(q.eupmyeondong.split(' ').pop()!);
     add(byName(world).get(buildingNameKey(q.buildingName)), (e) => inScope(e) && (dong === null || e.eupmyeondong === dong || e.ri === dong));
   }
   if (roadName === null && q.jibun === null && q.eupmyeondong !== null && (q.sido !== null || q.sigungu !== null)) {
     // a 동 without a number: its buildings, so the answer is "which one?" rather than "nowhere"
-    const dong = legalDong(q.eupmyeondong.split(' ').pop()!);
+    const dong = legalDongOf(q.eupmyeondong.split(' ').pop()!);
     add(world.entries, (e) => (e.eupmyeondong === dong || e.ri === dong) && inScope(e));
   }
 

@@ -57,6 +57,11 @@ const BUMP_VERSION = 'UPDATE address_directory_version SET version = version + 1
 /** The tables of the local directory, whose secondary indexes a first import defers. */
 const DIRECTORY_TABLES = ['address_directory', 'address_related_lots', 'address_former_roads'];
 
+/** A 시군구 and, for a city, its 일반구 ("성남시" → 성남시, 성남시 분당구, …), as regions.ts lists them. */
+function withItsGu(sigungu: string): string[] {
+  return [sigungu, ...SIDOS.flatMap((s) => s.sigungu.filter((n) => n.startsWith(`${sigungu} `)))];
+}
+
 export class AddressStore extends OverSql {
   async #select(where: string[], order: string, params: unknown[], limit: number): Promise<DirectoryEntry[]> {
     const sql = `SELECT ${ENTRY_SELECT} FROM address_directory WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`;
@@ -312,7 +317,7 @@ export class AddressStore extends OverSql {
    * the whole directory — 1.4 s of a 10,000-row named job on 200,000 buildings.)
    */
   async roadNamesIn(sigungu: string): Promise<string[]> {
-    const names = [sigungu, ...SIDOS.flatMap((s) => s.sigungu.filter((n) => n.startsWith(`${sigungu} `)))];
+    const names = withItsGu(sigungu);
     const rows = await this.sql.all(`SELECT DISTINCT road_name FROM address_directory WHERE sigungu IN (${names.map(() => '?').join(', ')})`, names);
     return rows.map((r) => String(r.road_name));
   }
@@ -323,7 +328,7 @@ export class AddressStore extends OverSql {
    * reads the 시군구's rows.
    */
   async dongNamesIn(sigungu: string): Promise<string[]> {
-    const names = [sigungu, ...SIDOS.flatMap((s) => s.sigungu.filter((n) => n.startsWith(`${sigungu} `)))];
+    const names = withItsGu(sigungu);
     const marks = names.map(() => '?').join(', ');
     const rows = await this.sql.all(
       `SELECT DISTINCT eupmyeondong AS name FROM address_directory WHERE sigungu IN (${marks})

@@ -100,18 +100,20 @@ export function dongAgrees(written: string, e: DirectoryEntry): boolean {
   return w === legalDongOf(e.eupmyeondong) || (e.ri !== '' && w === e.ri);
 }
 
+const MIN_DONG_TYPO = 3;
+
 /**
  * Whether a written 동/읍/면/리 may be a mistyped one: of three letters or more (a two-letter name
  * one letter off is another place — 상동, 중동 — and a road written without its 로 often reads as one).
  */
 export function mayBeDongTypo(written: string): boolean {
-  return legalDongOf(written).length >= 3;
+  return legalDongOf(written).length >= MIN_DONG_TYPO;
 }
 
 /** Whether a written 동/읍/면/리 is the entry's mistyped, by the rule road names follow (roadNameDistance). */
 function dongTypoOf(written: string, e: DirectoryEntry): boolean {
-  if (!mayBeDongTypo(written)) return false;
   const w = legalDongOf(written);
+  if (w.length < MIN_DONG_TYPO) return false;
   return roadNameDistance(w, e.eupmyeondong) !== null || (e.ri !== '' && roadNameDistance(w, e.ri) !== null);
 }
 

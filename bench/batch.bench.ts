@@ -25,7 +25,9 @@
 // number-repeats; numbers-upstream|named-upstream empty the status cache first, so that every
 // number is asked of the fake NTS again) and prints where that run's CPU time went (self time by
 // part of the code: file parsing, address parsing, directory, matching, scoring, store, JSON,
-// HTTP, GC), in ms and µs per row. (Embedded store only: the new server needs the old one's data.)
+// HTTP, GC), in ms and µs per row, for the main thread and each worker thread (the address thread
+// matches and scores the named rows). The profiled run does not download its results: the profile
+// is upload and processing. (Embedded store only: the new server needs the old one's data.)
 // BENCH_DATABASE_URL=postgres://… runs the server on PostgreSQL (a fresh schema, dropped after);
 // BENCH_NODE_ARGS passes flags to the server's node; BENCH_KEEP=1 keeps the working folder.
 // BENCH_WORKERS=N (default 0; needs BENCH_DATABASE_URL) starts N `serve --role worker` processes on
@@ -194,7 +196,8 @@ try {
   }
 
   let reference: number | null = null;
-  async function runOnce(label: string, file: string): Promise<{ jobId: string; rate: number }> {
+  /** `download: false` leaves the results unread (a profiled run: its profile is upload and processing alone) */
+  async function runOnce(label: string, file: string, { download = true } = {}): Promise<{ jobId: string; rate: number }> {
     // the machine is shared: the load just before a run is part of its figures
     const load = readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
     for (const p of [server, ...workerProcs]) resetPeak(p.proc.pid!);
@@ -208,16 +211,20 @@ try {
     const status = await waitDone(jobId, t0);
     const wallS = (performance.now() - t0) / 1000;
     const t1 = performance.now();
-    const res = await fetch(`${server.url}/batch/${jobId}/results?format=csv`, { headers });
     let bytes = 0;
-    for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
+    let got = 'not read';
+    if (download) {
+      const res = await fetch(`${server.url}/batch/${jobId}/results?format=csv`, { headers });
+      for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
+      got = `${(bytes / 1024 ** 2).toFixed(0)} MB, ${res.status}`;
+    }
     const downloadS = (performance.now() - t1) / 1000;
     const rate = rows / wallS;
     reference ??= rate;
     console.log(
       `${label.padEnd(24)} ${status}  upload ${uploadedS.toFixed(1)} s + processing ${(wallS - uploadedS).toFixed(1)} s = ${wallS.toFixed(1)} s  ` +
         `${Math.round(rate).toLocaleString('en-US')} rows/s (${(rate / reference).toFixed(2)} × first)  ${(wallS / boundS).toFixed(2)} × bound  ` +
-        `download ${downloadS.toFixed(1)} s (${(bytes / 1024 ** 2).toFixed(0)} MB, ${res.status})  peak RSS ${peakRssMb(server.proc.pid!).toFixed(0)} MB` +
+        `download ${downloadS.toFixed(1)} s (${got})  peak RSS ${peakRssMb(server.proc.pid!).toFixed(0)} MB` +
         workerProcs.map((w, i) => `, worker ${i + 1} ${peakRssMb(w.proc.pid!).toFixed(0)} MB`).join('') + `  [load ${load}]`,
     );
     return { jobId, rate };
@@ -269,7 +276,7 @@ try {
       db.exec('DELETE FROM status_cache');
       db.close();
     }
-    await runOnce(`${which}${upstream ? '' : ', cached'} (profiled)`, list);
+    await runOnce(`${which}${upstream ? '' : ', cached'} (profiled)`, list, { download: false });
     await server.stop();
     for (const f of readdirSync(profDir).filter((n) => n.endsWith('.cpuprofile'))) console.log(`\nprofile of the last run (${f}):\n${profileSummary(path.join(profDir, f), rows)}`);
   }

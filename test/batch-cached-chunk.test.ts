@@ -45,7 +45,7 @@ const noRegistry: Registry = {
   lookup: () => Promise.reject(new Error('the cached chunks must not reach the registry')),
   close: async () => {},
 };
-const noAssess = { checkAddresses: () => Promise.resolve(new Map()), assessMany: () => Promise.reject(new Error('no row here is scored')) } as unknown as AssessService;
+const noAssess = { checkAddresses: () => ({ here: Promise.resolve(new Map()) }), assessChunk: () => Promise.reject(new Error('no row here is scored')) } as unknown as AssessService;
 
 /** A record whose text does not start with its number (our writer puts it first; another need not). */
 const numberLast = ({ b_no, ...rest }: NtsRecord): NtsRecord => ({ ...rest, b_no });

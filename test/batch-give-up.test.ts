@@ -25,7 +25,7 @@ const row = (rowId: number, bno: string, name: string | null = null): BatchRowIn
 };
 const noRegistry: Registry = { source: 'sandbox', lookup: () => Promise.reject(new Error('every number is cached')), close: async () => {} };
 // the chunk with a named row fails on every attempt, as a chunk would on a fault of its own
-const failingAssess = { checkAddresses: () => Promise.resolve(new Map()), assessMany: () => Promise.reject(new Error('the assessment failed')) } as unknown as AssessService;
+const failingAssess = { checkAddresses: () => ({ here: Promise.resolve(new Map()) }), assessChunk: () => Promise.reject(new Error('the assessment failed')) } as unknown as AssessService;
 
 describeEachStore('a chunk that keeps failing', (kind) => {
   const opened = useFreshStore(kind);

@@ -82,6 +82,7 @@ for (const directory of ['local', 'sandbox'] as const) {
       }
       assert.ok(withHistory > 0, 'some rows were scored with the recorded outcomes');
       assert.ok(srv.addresses instanceof AddressThreads && srv.addresses.answeredInThreads > 0, 'the chunks\' addresses were checked in a thread');
+      assert.ok(srv.addresses.scoredInThreads > 0, 'the chunks\' rows were scored in a thread');
     });
   });
 }

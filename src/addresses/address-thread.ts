@@ -1,18 +1,31 @@
 // A thread that checks addresses for AddressThreads: parsing, the directory's lookups and
 // matching — most of a named row's cost — run here, beside the thread that serves requests and
-// commits chunks. It opens the directory read-only on its own connection (the embedded file in
-// WAL lets readers in beside the writer; PostgreSQL gets a small pool of its own).
+// commits chunks. A batch chunk's checks are kept here until its numbers are answered, and its
+// rows are then scored here too (mailing-score.ts, the code the main thread runs for a single
+// mailing), so that only a few strings per row come back. It opens the directory read-only on its
+// own connection (the embedded file in WAL lets readers in beside the writer; PostgreSQL gets a
+// small pool of its own).
 import { parentPort, workerData } from 'node:worker_threads';
 import { DatabaseSync } from 'node:sqlite';
-import { createAddressService, type AddressService } from './address-service.ts';
+import { createAddressService, type AddressCheck, type AddressService } from './address-service.ts';
 import { LocalDirectory } from './local-directory.ts';
 import { SandboxDirectory } from './sandbox-directory.ts';
 import { AddressStore } from '../store/address-store.ts';
 import { SqliteSql } from '../store/sql-sqlite.ts';
 import { PostgresStore } from '../store/postgres.ts';
+import { scoreChunk } from '../verification/mailing-score.ts';
 import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
 
 const setup = workerData as AddressThreadSetup;
+
+/**
+ * Chunks' checks waiting for their scoring. A chunk that waits for NTS instead (or whose worker
+ * died) never asks: its checks are dropped after a while, and the fewest are kept that cover
+ * the chunks a process works at once.
+ */
+const KEPT_MS = 5 * 60_000;
+const KEPT_MAX = 16;
+const kept = new Map<number, { checks: Map<string, AddressCheck | Error>; at: number }>();
 
 // `rows: false`: a chunk's buildings are asked of the store all at once (findMany), not one by one
 function open(): { service: AddressService; close(): Promise<void> } {
@@ -27,13 +40,36 @@ function open(): { service: AddressService; close(): Promise<void> } {
   return { service: createAddressService(new LocalDirectory(pg.addresses, { rows: false })), close: () => pg.close() };
 }
 
-const { service } = open();
+function keep(id: number, checks: Map<string, AddressCheck | Error>): void {
+  const now = Date.now();
+  for (const [session, k] of kept) if (now - k.at > KEPT_MS || kept.size >= KEPT_MAX) kept.delete(session);
+  kept.set(id, { checks, at: now });
+}
+
+async function answer(m: Exclude<ToAddressThread, { stop: true }>): Promise<FromAddressThread> {
+  if ('score' in m) {
+    const session = kept.get(m.score.session);
+    if (!session) return { id: m.id, failed: `the checks of call ${m.score.session} are no longer kept` };
+    kept.delete(m.score.session);
+    return { id: m.id, scored: scoreChunk(m.score.rows, session.checks, m.score.ctx) };
+  }
+  const checks = await service.checkMany(m.raws);
+  if (!m.keep) return { id: m.id, checks: [...checks].map(([raw, c]) => (c instanceof Error ? [raw, { error: c.message }] : [raw, c])) };
+  keep(m.id, checks);
+  return { id: m.id, buildings: [...checks].map(([raw, c]) => [raw, c instanceof Error ? { error: c.message } : (c.entry?.buildingId ?? null)]) };
+}
+
+const { service, close } = open();
+let inFlight = Promise.resolve();
 parentPort!.on('message', (m: ToAddressThread) => {
-  service.checkMany(m.raws).then(
-    (checks) => {
-      const out: FromAddressThread = { id: m.id, checks: [...checks].map(([raw, c]) => (c instanceof Error ? [raw, { error: c.message }] : [raw, c])) };
-      parentPort!.postMessage(out);
-    },
+  if ('stop' in m) {
+    // the thread ends when nothing is left to do: a clean end closes the store and writes what --cpu-prof collected
+    void inFlight.then(close).finally(() => parentPort!.close());
+    return;
+  }
+  const done = answer(m).then(
+    (out) => parentPort!.postMessage(out),
     (err: unknown) => parentPort!.postMessage({ id: m.id, failed: err instanceof Error ? err.message : String(err) } satisfies FromAddressThread),
   );
+  inFlight = inFlight.then(() => done);
 });

@@ -1,6 +1,7 @@
 // Address checks of batch chunks in worker threads, so a named list uses every core: parsing,
-// the directory's lookups and matching (most of a named row's cost) run in the threads while the
-// main thread serves requests, scores and commits. The answers are the in-process service's
+// the directory's lookups and matching (most of a named row's cost) run in the threads, and so
+// does the scoring of a chunk's rows (keepChecks), while the main thread serves requests, looks
+// numbers up and commits. The answers are the in-process service's
 // (the same code on the same directory); a single address (a POST /verify) stays in-process,
 // where a round trip to a thread busy with a chunk would only delay it. A thread that fails or
 // dies is replaced, and its call is answered in-process: a broken thread costs speed, never a
@@ -8,6 +9,17 @@
 import { Worker } from 'node:worker_threads';
 import type { AddressCheck, AddressService } from './address-service.ts';
 import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
+import type { ChunkMailing, KeptAssessment, ScoringContext } from '../verification/mailing-score.ts';
+
+/**
+ * A chunk's address checks kept in the thread that made them: `buildings` says what each address
+ * is counted by (null: the thread failed; check them in-process), and `score` has that thread
+ * score the chunk's rows against them, once (it rejects when the thread is gone or dropped them).
+ */
+export interface KeptChecks {
+  buildings: Promise<Map<string, string | null | Error> | null>;
+  score(rows: ChunkMailing[], ctx: ScoringContext): Promise<KeptAssessment[]>;
+}
 
 const THREAD_URL = new URL('./address-thread.ts', import.meta.url);
 
@@ -15,6 +27,8 @@ const THREAD_URL = new URL('./address-thread.ts', import.meta.url);
 const MIN_FOR_THREAD = 16;
 /** A thread left idle this long is ended (started again on the next chunk, ~0.5 s). */
 const IDLE_MS = 60_000;
+/** How long an ending thread may take to finish what it was asked and close its store. */
+const STOP_MS = 2_000;
 
 interface Pending {
   resolve: (m: FromAddressThread) => void;
@@ -60,6 +74,8 @@ export class AddressThreads implements AddressService {
   #next = 1;
   /** calls a thread answered (not the in-process fallback) */
   answeredInThreads = 0;
+  /** chunks a thread scored */
+  scoredInThreads = 0;
   #closed = false;
 
   /** `local`: the in-process service the threads stand in for (and fall back to); `threads`: how many at most. */
@@ -87,8 +103,8 @@ export class AddressThreads implements AddressService {
       this.#onError(err);
       return this.#local.checkMany(distinct);
     }
-    if ('failed' in answer) {
-      this.#onError(new Error(answer.failed));
+    if (!('checks' in answer)) {
+      this.#onError(new Error('failed' in answer ? answer.failed : 'the address thread answered something else'));
       return this.#local.checkMany(distinct);
     }
     this.answeredInThreads++;
@@ -108,16 +124,50 @@ export class AddressThreads implements AddressService {
   }
 
   #ask(raws: string[]): Promise<FromAddressThread> {
+    const id = this.#next++;
+    return this.#send(this.#pick(), { id, raws });
+  }
+
+  /**
+   * A chunk's addresses checked in a thread and kept there, for its rows to be scored there once
+   * their numbers are answered (see KeptChecks). Null when a thread is not worth it (too few
+   * addresses, none allowed, closing): check and score them in-process.
+   */
+  keepChecks(raws: readonly string[]): KeptChecks | null {
+    const distinct = [...new Set(raws)];
+    if (this.#closed || this.#size === 0 || distinct.length < MIN_FOR_THREAD) return null;
     const t = this.#pick();
+    const session = this.#next++;
+    const buildings = this.#send(t, { id: session, raws: distinct, keep: true }).then((m) => {
+      if (!('buildings' in m)) throw new Error('failed' in m ? m.failed : 'the address thread answered something else');
+      this.answeredInThreads++;
+      return new Map(m.buildings.map(([raw, b]) => [raw, b !== null && typeof b === 'object' ? new Error(b.error) : b]));
+    });
+    return {
+      buildings: buildings.catch((err: unknown) => {
+        this.#onError(err);
+        return null;
+      }),
+      score: async (rows, ctx) => {
+        if (t.dead) throw new Error('the address thread that kept the checks is gone');
+        const m = await this.#send(t, { id: this.#next++, score: { session, rows, ctx } });
+        if (!('scored' in m)) throw new Error('failed' in m ? m.failed : 'the address thread answered something else');
+        this.scoredInThreads++;
+        return m.scored;
+      },
+    };
+  }
+
+  #send(t: AddressThread, message: ToAddressThread): Promise<FromAddressThread> {
     if (t.idleTimer) clearTimeout(t.idleTimer);
     t.idleTimer = null;
-    const id = this.#next++;
+    const { id } = message;
     return new Promise<FromAddressThread>((resolve, reject) => {
       t.pending.set(id, { resolve, reject });
-      t.worker.postMessage({ id, raws } satisfies ToAddressThread);
+      t.worker.postMessage(message);
     }).finally(() => {
       if (t.pending.size === 0 && !t.dead && !this.#closed) {
-        t.idleTimer = setTimeout(() => void t.worker.terminate(), IDLE_MS);
+        t.idleTimer = setTimeout(() => void this.#end(t), IDLE_MS);
         t.idleTimer.unref();
       }
     });
@@ -129,11 +179,18 @@ export class AddressThreads implements AddressService {
     if (i >= 0) this.#threads.splice(i, 1);
   }
 
+  /** Asks the thread to end once it has answered what it was asked; ends it outright should it not within STOP_MS. */
+  #end(t: AddressThread): Promise<void> {
+    if (t.idleTimer) clearTimeout(t.idleTimer);
+    if (t.dead) return Promise.resolve();
+    const exited = new Promise<void>((resolve) => t.worker.once('exit', () => resolve()));
+    t.worker.postMessage({ id: this.#next++, stop: true } satisfies ToAddressThread);
+    const timer = setTimeout(() => void t.worker.terminate(), STOP_MS);
+    return exited.finally(() => clearTimeout(timer));
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
-    await Promise.all(this.#threads.splice(0).map((t) => {
-      if (t.idleTimer) clearTimeout(t.idleTimer);
-      return t.worker.terminate();
-    }));
+    await Promise.all(this.#threads.splice(0).map((t) => this.#end(t)));
   }
 }

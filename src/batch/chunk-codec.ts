@@ -80,8 +80,12 @@ export type DistinctAnswer = Omit<StatusAnswer, 'record'> & { record: Omit<NtsRe
  */
 type EncodedScored = [number, ScoredRow] | [number, Record<string, unknown>, 1];
 
-const encodeScored = (scored: ReadonlyMap<number, ScoredRow>): EncodedScored[] =>
-  [...scored].map(([rowId, s]) => (s.over ? [rowId, s.result, 1] : [rowId, s]));
+/** The scored rows as the JSON text of an EncodedScored[]: rows assessed as text are spliced in as they are. */
+function encodeScored(o: ChunkOutput): string {
+  const parts = [...o.scored].map(([rowId, s]) => JSON.stringify(s.over ? [rowId, s.result, 1] : [rowId, s]));
+  if (o.assessed) for (const [rowId, a] of o.assessed) parts.push(`[${rowId},${a.over},1]`);
+  return `[${parts.join(',')}]`;
+}
 
 function decodeScored(list: readonly EncodedScored[]): Map<number, ScoredRow> {
   const out = new Map<number, ScoredRow>();
@@ -118,7 +122,7 @@ export function encodeOutput(o: ChunkOutput | EncodedChunkOutput): string {
   if ('encoded' in o) return o.encoded;
   // candidates by a few telling fields; alike() decides
   const buckets = new Map<string, { answer: StatusAnswer; index: number }[]>();
-  const e: EncodedOutput = { numbers: [], refs: [], distinct: [], scored: encodeScored(o.scored) };
+  const e: Omit<EncodedOutput, 'scored'> = { numbers: [], refs: [], distinct: [] };
   for (const [bno, a] of o.answers) {
     e.numbers.push(bno);
     if (a === null || a.record.b_no !== bno) {
@@ -136,7 +140,7 @@ export function encodeOutput(o: ChunkOutput | EncodedChunkOutput): string {
     }
     e.refs.push(found.index);
   }
-  return JSON.stringify(e);
+  return `${JSON.stringify(e).slice(0, -1)},"scored":${encodeScored(o)}}`;
 }
 
 export function decodeOutput(v: unknown): ChunkOutput {
@@ -191,11 +195,12 @@ const versionOf = (s: ScoredRow): string | null => (typeof s.result.model_versio
 
 /** What labels need of a chunk's scored rows, as JSON text; null when none was scored. */
 export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null {
-  if ('encoded' in o || o.scored.size === 0) return null;
-  const out: EncodedFacts = [];
-  for (const [rowId, s] of o.scored) out.push([rowId, s.bno ?? (typeof s.result.b_no === 'string' ? s.result.b_no : ''), s.addressKey, versionOf(s), s.features]);
-  // in row order, as rows are
-  return JSON.stringify(out.toSorted((a, b) => a[0] - b[0]));
+  if ('encoded' in o || o.scored.size + (o.assessed?.size ?? 0) === 0) return null;
+  const out: [number, string][] = [];
+  for (const [rowId, s] of o.scored) out.push([rowId, JSON.stringify([rowId, s.bno ?? (typeof s.result.b_no === 'string' ? s.result.b_no : ''), s.addressKey, versionOf(s), s.features])]);
+  for (const [rowId, a] of o.assessed ?? []) out.push([rowId, `[${rowId},${JSON.stringify(a.bno)},${JSON.stringify(a.addressKey)},${JSON.stringify(a.modelVersion)},${a.features}]`]);
+  // in row order, as rows are: an EncodedFacts
+  return `[${out.sort((a, b) => a[0] - b[0]).map(([, text]) => text).join(',')}]`;
 }
 
 /**

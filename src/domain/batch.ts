@@ -125,6 +125,23 @@ export interface ChunkOutput {
   answers: Map<string, StatusAnswer | null>;
   /** scored rows by row id */
   scored: Map<number, ScoredRow>;
+  /**
+   * rows assessed as a chunk, by row id, kept as the JSON text they were assessed into (a thread
+   * wrote it: copied and stored as it is, never parsed on the way); read back as `scored` rows
+   */
+  assessed?: Map<number, AssessedRowText>;
+}
+
+/** A scored row as JSON text (see ChunkOutput.assessed). */
+export interface AssessedRowText {
+  /** what the assessment (and 진위확인) put over the rebuilt result: a JSON object */
+  over: string;
+  /** the number as labels key it */
+  bno: string;
+  /** what the model saw: a JSON object */
+  features: string;
+  addressKey: string | null;
+  modelVersion: string | null;
 }
 
 /** A chunk's rows as uploaded, with its output once processed. */

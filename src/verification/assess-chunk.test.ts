@@ -1,0 +1,62 @@
+// A batch chunk's rows scored in the address thread that checked their addresses are what the
+// in-process assessment gives them; and when the thread no longer holds the checks (it died, or
+// dropped them), the chunk is assessed in-process instead, with the same result.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createAddressService } from '../addresses/address-service.ts';
+import { AddressThreads } from '../addresses/address-threads.ts';
+import { SandboxDirectory } from '../addresses/sandbox-directory.ts';
+import { sandboxWorld } from '../addresses/sandbox-data.ts';
+import { PRIOR_MODEL } from '../domain/model/prior.ts';
+import type { AccountAdjustment } from '../domain/model/types.ts';
+import type { LabelCounts } from '../domain/label.ts';
+import { buildVerification } from '../domain/verification.ts';
+import { sandboxRecord } from '../registry/sandbox.ts';
+import { checkDigitOf } from '../domain/bizno.ts';
+import type { Account } from '../domain/account.ts';
+import type { ModelProvider } from '../model/model-provider.ts';
+import { AssessService, type Mailing } from './assess-service.ts';
+import { keptAssessment } from './mailing-score.ts';
+
+const T = { timeout: 60_000 };
+const ASOF = new Date('2026-11-20T03:00:00Z');
+const account = { id: 'acc_test' } as Account;
+// an account whose own outcomes moved its weights, and outcomes for some numbers: both must reach the thread
+const adjustment: AccountAdjustment = { offset: 0.4, weights: { missing_unit: 0.8, status_closed: -0.5 } };
+const models = { current: async () => PRIOR_MODEL, accountAdjustment: async () => adjustment } as unknown as ModelProvider;
+const history = (bno: string): LabelCounts => (Number(bno.at(-2)) % 3 === 0 ? { bizBounced: 2, bizDelivered: 1, bizGone: 1, bizAbsent: 0, addressBounced: 1, addressDelivered: 0 } : { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 });
+const labels = { countsMany: async (_: string, keys: readonly { bno: string }[]) => keys.map((k) => history(k.bno)) };
+
+function mailings(): Mailing[] {
+  const world = sandboxWorld();
+  return world.entries.slice(0, 60).map((e, i) => {
+    const nine = String(310_000_000 + i * 7_919);
+    const bno = nine + checkDigitOf(nine);
+    const address = i % 7 === 0 ? '' : i % 5 === 0 ? `${e.sido} ${e.sigungu} ${e.eupmyeondong} ${e.jibunMain}` : `${e.sido.slice(0, 2)} ${e.sigungu} ${e.roadName} ${e.buildingMain}${i % 4 === 0 ? ' 3층' : ''}`;
+    const v = buildVerification(bno, { record: sandboxRecord(bno), source: 'sandbox', checkedAt: '2026-11-19T00:00:00.000Z', fromCache: false, stale: false }, { invalid: false, locale: 'ko' });
+    return { v, name: ['(주)한빛식당', '대성약국', '미래세무회계', '(폐업)우리상사'][i % 4]!, address, liveNeighbour: null };
+  });
+}
+
+test('rows scored in the thread that checked their addresses are what the in-process assessment gives', T, async () => {
+  const threads = new AddressThreads(createAddressService(new SandboxDirectory()), { directory: 'sandbox' }, 1);
+  const warned: string[] = [];
+  const assess = new AssessService({ addresses: threads, models, store: { labels }, log: { warn: (_, m) => warned.push(m) } });
+  const inProcess = new AssessService({ addresses: createAddressService(new SandboxDirectory()), models, store: { labels } });
+  try {
+    const list = mailings();
+    const expected = (await inProcess.assessMany(account, list, 'ko', ASOF)).map(keptAssessment);
+    const pending = assess.checkAddresses(list.map((m) => m.address));
+    assert.ok('thread' in pending, 'the chunk\'s checks are kept in a thread');
+    assert.deepEqual(await assess.assessChunk(account, list, 'ko', ASOF, pending), expected);
+    assert.equal(threads.scoredInThreads, 1);
+    assert.ok(expected.some((k) => JSON.parse(k.over).reasons.some((r: string) => r.includes('반송'))), 'some rows were scored with their outcomes');
+
+    // the thread gave its checks up with the scoring: asked again, the chunk is assessed in-process
+    assert.deepEqual(await assess.assessChunk(account, list, 'ko', ASOF, pending), expected);
+    assert.equal(threads.scoredInThreads, 1);
+    assert.match(warned.join('\n'), /scoring it in-process/);
+  } finally {
+    await threads.close();
+  }
+});

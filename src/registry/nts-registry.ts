@@ -29,7 +29,8 @@ export interface NtsRegistryOptions extends ResilienceOptions, CoalescerOptions 
 
 /** A Registry that can also say, per number, why it was not answered, and how upstream is doing. */
 export interface SettlingRegistry extends Registry {
-  lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>>;
+  /** `patientMs`: see Coalescer.lookupSettled */
+  lookupSettled(bnos: readonly string[], opts?: { patientMs?: number }): Promise<Map<string, Settled>>;
   health(): { upstream: BreakerState | 'sandbox' };
 }
 
@@ -56,8 +57,8 @@ export class NtsRegistry implements SettlingRegistry {
     this.#validate = new Coalescer<ValidateAnswer>((keys) => validateCall(keys, this.#shutdown.signal), opts);
   }
 
-  lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>> {
-    return this.#coalescer.lookupSettled(bnos);
+  lookupSettled(bnos: readonly string[], opts: { patientMs?: number } = {}): Promise<Map<string, Settled>> {
+    return this.#coalescer.lookupSettled(bnos, opts);
   }
 
   /** 진위확인 for each question, settled on its own; keyed by validateKey. */

@@ -57,13 +57,6 @@ export function upstreamWait(job: BatchJob, errors: readonly UpstreamError[], po
   return { wait: { reason: `upstream_unavailable: ${why}`, until: new Date(now.getTime() + policy.retryMs) } };
 }
 
-/**
- * How long a chunk's neighbour lookup (a few dozen numbers) may wait to share an NTS call with
- * other chunks'. Alone, each chunk spent a call on them: a tenth more calls than a list's numbers
- * need. The chunks in flight wait meanwhile for their own lookups.
- */
-const NEIGHBOUR_PATIENCE_MS = 300;
-
 /** A turn of the event loop (I/O callbacks run), not just of the microtask queue. */
 const yieldToLoop = (): Promise<void> => new Promise((resolve) => setImmediate(resolve));
 
@@ -154,7 +147,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   }
   // the chunk's named rows are assessed together (the same result each would get alone)
   const unregistered = named.filter(({ v }) => v.biz_status === 'unregistered').map(({ v }) => v.b_no);
-  const near = unregistered.length > 0 ? await liveNeighbours(deps.status, unregistered, { offline: job.offline, patientMs: NEIGHBOUR_PATIENCE_MS }) : new Map<string, string>();
+  const near = unregistered.length > 0 ? await liveNeighbours(deps.status, unregistered, { offline: job.offline }) : new Map<string, string>();
   const mailings = named.map(({ row, name, v }) => ({ v, name, address: row.address, liveNeighbour: near.get(v.b_no) ?? null }));
   const kept = named.length === 0 ? [] : await deps.assess.assessChunk(account, mailings, job.locale, deps.now(), addressChecks);
   if (named.length > 0) await yieldToLoop();

@@ -88,10 +88,8 @@ export interface StatusService {
    * Otherwise: fresh cache hits, then the upstream for the misses; when the upstream fails for a
    * number, a stale cache entry is returned flagged `stale`, else the number is `unanswered`.
    * maxAgeMs: cached answers checked longer ago than this count as expired.
-   * patientMs: the numbers the upstream is asked may wait that long to share a call with others
-   * (a lookup nobody waits on closely, such as a batch chunk's second one).
    */
-  lookup(bnos: readonly string[], opts?: { offline?: boolean; maxAgeMs?: number; patientMs?: number }): Promise<StatusLookupResult>;
+  lookup(bnos: readonly string[], opts?: { offline?: boolean; maxAgeMs?: number }): Promise<StatusLookupResult>;
   /** the registry fresh answers come from (cache entries of another are as good as absent) */
   readonly source: 'nts' | 'sandbox';
   /** circuit breaker state for readiness */

@@ -25,30 +25,6 @@ function upstream(opts: { delayMs?: number; failWhen?: (bnos: string[]) => boole
 }
 
 describe('Coalescer', () => {
-  test('patient lookups wait for company: small ones share a call, and leave at once with a call that goes', T, async () => {
-    const up = upstream();
-    const c = new Coalescer(up.call);
-    const t0 = performance.now();
-    // three chunks' few dozen numbers, 30 ms apart: one call, sent once the first has waited 150 ms
-    const patient = [0, 1, 2].map(async (k) => {
-      await sleep(30 * k);
-      return c.lookupSettled(Array.from({ length: 30 }, (_, i) => bno(1_000 + 100 * k + i)), { patientMs: 150 });
-    });
-    await Promise.all(patient);
-    assert.equal(up.calls.length, 1);
-    assert.equal(up.calls[0]!.length, 90);
-    assert.ok(performance.now() - t0 >= 145, 'they waited');
-
-    // waiting patient numbers leave with the next impatient lookup, in its call
-    const waiting = c.lookupSettled([bno(5_000), bno(5_001)], { patientMs: 5_000 });
-    await sleep(20);
-    const t1 = performance.now();
-    const [w] = await Promise.all([waiting, c.lookupSettled([bno(6_000)])]);
-    assert.ok(performance.now() - t1 < 1_000, 'not held for their own patience');
-    assert.ok(w.get(bno(5_000))?.ok);
-    assert.deepEqual(up.calls[1], [bno(5_000), bno(5_001), bno(6_000)]);
-  });
-
   test('1,000 concurrent single lookups make exactly 10 calls of 100', T, async () => {
     const up = upstream();
     const c = new Coalescer(up.call);

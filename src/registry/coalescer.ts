@@ -33,8 +33,6 @@ export class Coalescer<V = NtsRecord> {
   readonly #waiters = new Map<string, Waiter<V>>();
   #pending: string[] = [];
   #cancelTimer: (() => void) | undefined;
-  /** when the scheduled flush goes (performance.now() time) */
-  #dueAt = 0;
   #closed = false;
 
   constructor(call: (keys: string[]) => Promise<Map<string, V>>, opts: CoalescerOptions = {}) {
@@ -43,16 +41,10 @@ export class Coalescer<V = NtsRecord> {
     this.#windowMs = opts.windowMs ?? 2;
   }
 
-  /**
-   * Each requested number settles on its own: a failed call fails only the numbers in it.
-   * `patientMs`: these numbers may wait that long for company (instead of the window), so that
-   * small lookups nobody waits on closely share calls rather than each spending one; they leave
-   * sooner with any call that goes meanwhile.
-   */
-  async lookupSettled(bnos: readonly string[], { patientMs }: { patientMs?: number } = {}): Promise<Map<string, Settled<V>>> {
+  /** Each requested number settles on its own: a failed call fails only the numbers in it. */
+  async lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled<V>>> {
     const unique = [...new Set(bnos)];
-    const waitMs = Math.max(patientMs ?? 0, this.#windowMs);
-    const settled = await Promise.allSettled(unique.map((bno) => this.#waiterFor(bno, waitMs).promise));
+    const settled = await Promise.allSettled(unique.map((bno) => this.#waiterFor(bno).promise));
     const out = new Map<string, Settled<V>>();
     settled.forEach((s, i) => {
       const bno = unique[i]!;
@@ -75,7 +67,7 @@ export class Coalescer<V = NtsRecord> {
     for (const bno of pending) this.#settle(bno, (w) => w.reject(error));
   }
 
-  #waiterFor(bno: string, waitMs: number): Waiter<V> {
+  #waiterFor(bno: string): Waiter<V> {
     const existing = this.#waiters.get(bno);
     if (existing) return existing;
     const waiter = deferred<V>();
@@ -86,23 +78,17 @@ export class Coalescer<V = NtsRecord> {
     this.#waiters.set(bno, waiter);
     this.#pending.push(bno);
     if (this.#pending.length >= this.#maxBatch) this.#flush();
-    else this.#flushWithin(waitMs);
+    else if (this.#cancelTimer === undefined) this.#cancelTimer = this.#schedule();
     return waiter;
   }
 
-  /** What is pending leaves within `ms` (or sooner, when it was due sooner already). */
-  #flushWithin(ms: number): void {
-    const due = performance.now() + ms;
-    if (this.#cancelTimer !== undefined && this.#dueAt <= due) return;
-    this.#clearTimer();
-    this.#dueAt = due;
-    if (ms > 0) {
-      const t = setTimeout(() => this.#flushAll(), ms);
-      this.#cancelTimer = () => clearTimeout(t);
-    } else {
-      const i = setImmediate(() => this.#flushAll());
-      this.#cancelTimer = () => clearImmediate(i);
+  #schedule(): () => void {
+    if (this.#windowMs > 0) {
+      const t = setTimeout(() => this.#flushAll(), this.#windowMs);
+      return () => clearTimeout(t);
     }
+    const i = setImmediate(() => this.#flushAll());
+    return () => clearImmediate(i);
   }
 
   #flushAll(): void {

@@ -29,8 +29,7 @@ export interface NtsRegistryOptions extends ResilienceOptions, CoalescerOptions 
 
 /** A Registry that can also say, per number, why it was not answered, and how upstream is doing. */
 export interface SettlingRegistry extends Registry {
-  /** `patientMs`: see Coalescer.lookupSettled */
-  lookupSettled(bnos: readonly string[], opts?: { patientMs?: number }): Promise<Map<string, Settled>>;
+  lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>>;
   health(): { upstream: BreakerState | 'sandbox' };
 }
 
@@ -57,8 +56,8 @@ export class NtsRegistry implements SettlingRegistry {
     this.#validate = new Coalescer<ValidateAnswer>((keys) => validateCall(keys, this.#shutdown.signal), opts);
   }
 
-  lookupSettled(bnos: readonly string[], opts: { patientMs?: number } = {}): Promise<Map<string, Settled>> {
-    return this.#coalescer.lookupSettled(bnos, opts);
+  lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>> {
+    return this.#coalescer.lookupSettled(bnos);
   }
 
   /** 진위확인 for each question, settled on its own; keyed by validateKey. */

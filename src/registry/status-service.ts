@@ -34,8 +34,8 @@ function hasSettled(registry: Registry): registry is SettlingRegistry {
 }
 
 /** A registry without per-number failures (the sandbox) settles all-or-nothing. */
-async function lookupSettled(registry: Registry, bnos: readonly string[], patientMs: number | undefined): Promise<Map<string, Settled>> {
-  if (hasSettled(registry)) return registry.lookupSettled(bnos, patientMs === undefined ? {} : { patientMs });
+async function lookupSettled(registry: Registry, bnos: readonly string[]): Promise<Map<string, Settled>> {
+  if (hasSettled(registry)) return registry.lookupSettled(bnos);
   const out = new Map<string, Settled>();
   try {
     const records = await registry.lookup(bnos);
@@ -55,7 +55,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
   const onCacheWriteError = deps.onCacheWriteError ?? ((e: unknown) => console.error('status cache write failed:', e));
   const hot = new HotCache();
 
-  async function lookup(bnos: readonly string[], opts: { offline?: boolean; maxAgeMs?: number; patientMs?: number } = {}): Promise<StatusLookupResult> {
+  async function lookup(bnos: readonly string[], opts: { offline?: boolean; maxAgeMs?: number } = {}): Promise<StatusLookupResult> {
     const unique = [...new Set(bnos)];
     const answers = new Map<string, StatusAnswer>();
     const unanswered = new Map<string, UpstreamError>();
@@ -93,7 +93,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
     }
     if (misses.length === 0) return { answers, unanswered };
 
-    const settled = await lookupSettled(registry, misses, opts.patientMs);
+    const settled = await lookupSettled(registry, misses);
     const checked = now();
     const checkedAt = checked.toISOString();
     const expiresAt = new Date(checked.getTime() + ttlSeconds * 1000).toISOString();

@@ -9,7 +9,7 @@ import type { StatusService } from '../domain/status.ts';
 import { statusFromNts } from '../domain/verification.ts';
 
 /** For each of `unregistered` with an operating neighbour: that neighbour (the first, in number order). */
-export async function liveNeighbours(status: Pick<StatusService, 'lookup'>, unregistered: readonly string[], opts: { offline?: boolean; patientMs?: number } = {}): Promise<Map<string, string>> {
+export async function liveNeighbours(status: Pick<StatusService, 'lookup'>, unregistered: readonly string[], opts: { offline?: boolean } = {}): Promise<Map<string, string>> {
   const candidates = new Map<string, string[]>();
   for (const bno of new Set(unregistered)) {
     const near = transposedNeighbours(bno);

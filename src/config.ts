@@ -42,7 +42,7 @@ export const EnvSchema = Type.Object({
   BATCH_CHUNK_CHARS: Int(10_000, 256 * 1024 ** 2, 1024 ** 2, 'characters of cell text a chunk holds at most (wide rows make smaller chunks)'),
   BATCH_UPLOAD_LEASE_SECONDS: Int(3, 3600, 30, 'an upload whose process stops renewing this lease is removed and its Idempotency-Key freed'),
   BATCH_PARSE_HEAP_MB: Int(32, 4096, 160, 'heap of the worker thread that parses one uploaded file; a file that needs more is refused with 413'),
-  BATCH_WORKER_CONCURRENCY: Int(0, 64, 4, 'chunks processed at once per process; 0 runs no worker here'),
+  BATCH_WORKER_CONCURRENCY: Int(0, 64, 8, 'chunks processed at once per process; 0 runs no worker here'),
   BATCH_LEASE_SECONDS: Int(1, 3600, 60, 'how long a claimed chunk stays with a worker that stopped answering'),
   BATCH_UPSTREAM_WAIT_SECONDS: Int(0, 7 * 86400, 6 * 3600, 'how long a job waits for NTS to come back before its unanswered rows become unknown (0: no wait)'),
   BATCH_UPSTREAM_RETRY_SECONDS: Int(1, 3600, 15, 'how often a waiting job tries NTS again'),

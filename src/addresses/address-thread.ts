@@ -19,12 +19,13 @@ import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './a
 const setup = workerData as AddressThreadSetup;
 
 /**
- * Chunks' checks waiting for their scoring. A chunk that waits for NTS instead (or whose worker
- * died) never asks: its checks are dropped after a while, and the fewest are kept that cover
- * the chunks a process works at once.
+ * Chunks' checks waiting for their scoring (~1 MB a chunk of 1,000 addresses). A chunk that waits
+ * for NTS instead (or whose worker died) never asks: its checks are dropped after a while, and at
+ * most KEPT_MAX are kept, the oldest dropped first: four times the chunks a process works at once
+ * by default (BATCH_WORKER_CONCURRENCY), spread over its threads.
  */
 const KEPT_MS = 5 * 60_000;
-const KEPT_MAX = 16;
+const KEPT_MAX = 32;
 const kept = new Map<number, { checks: Map<string, AddressCheck | Error>; at: number }>();
 
 // `rows: false`: a chunk's buildings are asked of the store all at once (findMany), not one by one

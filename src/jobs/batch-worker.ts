@@ -52,7 +52,7 @@ export class BatchWorker {
   readonly #lanes: PollingLoop[];
 
   constructor(opts: BatchWorkerOptions) {
-    this.#o = { now: () => new Date(), concurrency: 4, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, upstreamWaitMs: 0, upstreamRetryMs: 15_000, onCommit: () => {}, ...opts };
+    this.#o = { now: () => new Date(), concurrency: 8, leaseMs: 60_000, idleMs: 500, maxAttempts: 5, upstreamWaitMs: 0, upstreamRetryMs: 15_000, onCommit: () => {}, ...opts };
     this.#lanes = Array.from({ length: this.#o.concurrency }, () => new PollingLoop('batch worker', () => this.#round(), { pollMs: this.#o.idleMs, ...(opts.log ? { log: opts.log } : {}) }));
   }
 

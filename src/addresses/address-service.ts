@@ -3,9 +3,9 @@
 
 import { matchAddress } from '../domain/address/match.ts';
 import { parseAddress } from '../domain/address/parse.ts';
-import type { AddressDirectory, AddressMatch, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
+import type { AddressCheck, AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 
-export type AddressCheck = AddressMatch & { parsed: ParsedAddress };
+export type { AddressCheck } from '../domain/address/types.ts';
 
 export interface AddressService {
   readonly source: AddressDirectory['source'];

@@ -1,7 +1,7 @@
 // Messages between AddressThreads (address-threads.ts) and its threads (address-thread.ts).
 import type { Config } from '../config.ts';
 import type { AddressCheck } from './address-service.ts';
-import type { ChunkMailing, KeptAssessment, ScoringContext } from '../verification/mailing-score.ts';
+import type { ChunkMailing, KeptAssessment, ScoringContext } from '../domain/mailing-score.ts';
 
 /** What a thread opens: the local directory in the store, or the sandbox. */
 export type AddressThreadSetup = { directory: 'local'; store: Config['store'] } | { directory: 'sandbox' };

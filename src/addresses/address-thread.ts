@@ -13,7 +13,7 @@ import { SandboxDirectory } from './sandbox-directory.ts';
 import { AddressStore } from '../store/address-store.ts';
 import { SqliteSql } from '../store/sql-sqlite.ts';
 import { PostgresStore } from '../store/postgres.ts';
-import { scoreChunk } from '../verification/mailing-score.ts';
+import { scoreChunk } from '../domain/mailing-score.ts';
 import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
 
 const setup = workerData as AddressThreadSetup;
@@ -60,12 +60,13 @@ async function answer(m: Exclude<ToAddressThread, { stop: true }>): Promise<From
   return { id: m.id, buildings: [...checks].map(([raw, c]) => [raw, c instanceof Error ? { error: c.message } : (c.entry?.buildingId ?? null)]) };
 }
 
-const { service, close } = open();
+const directory = open();
+const { service } = directory;
 let inFlight = Promise.resolve();
 parentPort!.on('message', (m: ToAddressThread) => {
   if ('stop' in m) {
     // the thread ends when nothing is left to do: a clean end closes the store and writes what --cpu-prof collected
-    void inFlight.then(close).finally(() => parentPort!.close());
+    void inFlight.then(() => directory.close()).catch(() => {}).finally(() => parentPort!.close());
     return;
   }
   const done = answer(m).then(

@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AddressCheck, AddressService } from './address-service.ts';
 import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
-import type { ChunkMailing, KeptAssessment, ScoringContext } from '../verification/mailing-score.ts';
+import type { ChunkMailing, KeptAssessment, ScoringContext } from '../domain/mailing-score.ts';
 
 /**
  * A chunk's address checks kept in the thread that made them: `buildings` says what each address

@@ -200,7 +200,7 @@ export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null 
   for (const [rowId, s] of o.scored) out.push([rowId, JSON.stringify([rowId, s.bno ?? (typeof s.result.b_no === 'string' ? s.result.b_no : ''), s.addressKey, versionOf(s), s.features])]);
   for (const [rowId, a] of o.assessed ?? []) out.push([rowId, `[${rowId},${JSON.stringify(a.bno)},${JSON.stringify(a.addressKey)},${JSON.stringify(a.modelVersion)},${a.features}]`]);
   // in row order, as rows are: an EncodedFacts
-  return `[${out.sort((a, b) => a[0] - b[0]).map(([, text]) => text).join(',')}]`;
+  return `[${out.toSorted((a, b) => a[0] - b[0]).map(([, text]) => text).join(',')}]`;
 }
 
 /**

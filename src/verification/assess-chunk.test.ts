@@ -16,7 +16,7 @@ import { checkDigitOf } from '../domain/bizno.ts';
 import type { Account } from '../domain/account.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
 import { AssessService, type Mailing } from './assess-service.ts';
-import { keptAssessment } from './mailing-score.ts';
+import { keptAssessment } from '../domain/mailing-score.ts';
 
 const T = { timeout: 60_000 };
 const ASOF = new Date('2026-11-20T03:00:00Z');

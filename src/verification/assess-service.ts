@@ -4,16 +4,15 @@
 import type { AddressCheck, AddressService } from '../addresses/address-service.ts';
 import type { KeptChecks } from '../addresses/address-threads.ts';
 import type { Locale } from '../domain/locale.ts';
-import { nameSignals, type NameSignals } from '../domain/name-signals.ts';
 import type { Verification } from '../domain/verification.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 import {
-  addressKeyOf, type AssessedMailing, type ChunkMailing, type KeptAssessment, keptAssessment, scoreMailing, type ScoredVerification, type ScoringContext,
-} from './mailing-score.ts';
+  addressKeyOf, type AssessedMailing, type ChunkMailing, type KeptAssessment, keptAssessment, scoreMailings, type ScoredVerification, type ScoringContext,
+} from '../domain/mailing-score.ts';
 
-export type { AssessedMailing } from './mailing-score.ts';
+export type { AssessedMailing } from '../domain/mailing-score.ts';
 
 /** Checks addresses; an address thread (AddressThreads) can also keep a chunk's checks and score its rows. */
 export type AddressChecker = Pick<AddressService, 'checkMany'> & { keepChecks?(raws: readonly string[]): KeptChecks | null };
@@ -87,19 +86,14 @@ export class AssessService {
     const begun = pending && 'here' in pending ? await pending.here : new Map<string, AddressCheck | Error>();
     const wanted = distinctAddresses(raws).filter((r) => !begun.has(r));
     const checks = wanted.length === 0 ? begun : new Map([...begun, ...(await this.#d.addresses.checkMany(wanted))]);
-    const matches = raws.map((raw): AddressCheck | Error | null => (raw ? (checks.get(raw) ?? new Error('the address was not checked')) : null));
-    this.#warnUnavailable(matches.filter((m) => m instanceof Error));
-    const keys = matches.map((m, i) => addressKeyOf(raws[i]!, m instanceof Error || m === null ? null : (m.entry?.buildingId ?? null)));
-    const history = await this.#d.store.labels.countsMany(account.id, mailings.map((m, i) => ({ bno: m.v.b_no, addressKey: keys[i]! })));
-    const ctx = await this.#context(account, locale, asOf);
-    const signals = new Map<string, NameSignals>();
-    return mailings.map((m, i) => {
-      const match = matches[i]!;
-      const signalKey = `${m.v.entity_type}\u0000${m.name}`;
-      let name = signals.get(signalKey);
-      if (!name) signals.set(signalKey, (name = nameSignals(m.name, m.v.entity_type)));
-      return scoreMailing(m.v, match instanceof Error ? null : match, match instanceof Error, keys[i]!, history[i]!, name, m.liveNeighbour ?? null, ctx);
+    this.#warnUnavailable(raws.map((raw) => (raw ? (checks.get(raw) ?? new Error('the address was not checked')) : null)).filter((c) => c instanceof Error));
+    const keys = raws.map((raw) => {
+      const c = checks.get(raw);
+      return addressKeyOf(raw, c === undefined || c instanceof Error ? null : (c.entry?.buildingId ?? null));
     });
+    const history = await this.#d.store.labels.countsMany(account.id, mailings.map((m, i) => ({ bno: m.v.b_no, addressKey: keys[i]! })));
+    const rows = mailings.map((m, i): ChunkMailing => ({ v: m.v, name: m.name, raw: raws[i]!, liveNeighbour: m.liveNeighbour ?? null, history: history[i]! }));
+    return scoreMailings(rows, checks, await this.#context(account, locale, asOf));
   }
 
   /**

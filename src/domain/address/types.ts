@@ -100,6 +100,9 @@ export interface AddressChange {
   to: string;
 }
 
+/** An address as written, read (parsed) and matched against the directory. */
+export type AddressCheck = AddressMatch & { parsed: ParsedAddress };
+
 export interface AddressMatch {
   quality: MatchQuality;
   changes: AddressChange[];

@@ -1,17 +1,18 @@
 // One mailing's assessment from what was gathered for it: its verification, its address as the
 // directory checked it, the account's outcomes for it, what its name says, the model. No I/O:
-// AssessService gathers the inputs in-process, and an address thread (address-thread.ts) runs
-// the same code on a batch chunk's rows beside the main thread, so either gives the same result.
-import type { AddressCheck } from '../addresses/address-service.ts';
-import type { LabelCounts } from '../domain/label.ts';
-import { jibunAddressOf, referenceOf } from '../domain/address/official-form.ts';
-import type { Locale } from '../domain/locale.ts';
-import { featurize } from '../domain/model/features.ts';
-import { assess, reasonsOf } from '../domain/model/score.ts';
-import type { AccountAdjustment, Assessment, AssessmentInput, ModelParams } from '../domain/model/types.ts';
-import { nameSignals, type NameSignals } from '../domain/name-signals.ts';
-import { formatReason, ntsDate, statusReason, type AddressReport, type NtsDetail, type Verification } from '../domain/verification.ts';
-import { toSeoulIso } from '../domain/quota-period.ts';
+// AssessService (src/verification) gathers the inputs in-process, and an address thread
+// (src/addresses/address-thread.ts) runs the same code on a batch chunk's rows beside the main
+// thread, so either gives the same result.
+import type { AddressCheck } from './address/types.ts';
+import type { LabelCounts } from './label.ts';
+import { jibunAddressOf, referenceOf } from './address/official-form.ts';
+import type { Locale } from './locale.ts';
+import { featurize } from './model/features.ts';
+import { assess, reasonsOf } from './model/score.ts';
+import type { AccountAdjustment, Assessment, AssessmentInput, ModelParams } from './model/types.ts';
+import { nameSignals, type NameSignals } from './name-signals.ts';
+import { formatReason, ntsDate, statusReason, type AddressReport, type NtsDetail, type Verification } from './verification.ts';
+import { toSeoulIso } from './quota-period.ts';
 
 /** What the assessment reads of a verification. */
 export type ScoredVerification = Pick<Verification, 'b_no' | 'biz_status' | 'closed_on' | 'entity_type'> & { nts: Pick<NtsDetail, 'end_dt' | 'tax_type_cd'> | null };
@@ -150,10 +151,10 @@ export interface ChunkMailing {
 }
 
 /**
- * A chunk's mailings scored against their addresses' checks (by the address as written; an
- * Error: the directory did not answer for it). A name seen twice is read once.
+ * Mailings (a chunk's, or one) scored against their addresses' checks, by the address as written
+ * (an Error: the directory did not answer for it). A name seen twice is read once.
  */
-export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext): KeptAssessment[] {
+export function scoreMailings(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext): AssessedMailing[] {
   const signals = new Map<string, NameSignals>();
   return rows.map((m) => {
     const check = m.raw ? (checks.get(m.raw) ?? new Error('the address was not checked')) : null;
@@ -161,6 +162,10 @@ export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<st
     const key = `${m.v.entity_type}\u0000${m.name}`;
     let name = signals.get(key);
     if (!name) signals.set(key, (name = nameSignals(m.name, m.v.entity_type)));
-    return keptAssessment(scoreMailing(m.v, match, check instanceof Error, addressKeyOf(m.raw, match?.entry?.buildingId ?? null), m.history, name, m.liveNeighbour, ctx));
+    return scoreMailing(m.v, match, check instanceof Error, addressKeyOf(m.raw, match?.entry?.buildingId ?? null), m.history, name, m.liveNeighbour, ctx);
   });
 }
+
+/** A chunk's mailings scored (scoreMailings) as the chunk keeps them. */
+export const scoreChunk = (rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext): KeptAssessment[] =>
+  scoreMailings(rows, checks, ctx).map(keptAssessment);

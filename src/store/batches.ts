@@ -27,9 +27,6 @@ class SharedConflict {
 
 const answerText = (n: NumberOutcome): string | null => (n.answer ? JSON.stringify(n.answer) : null);
 
-/** The entry a recorded answer names, when it was a fresh cache entry (batch_numbers.pinned, migration 0036). */
-const pinnedOf = (n: NumberOutcome): string | null => (n.answer?.fromCache && !n.answer.stale ? `${n.answer.source} ${n.answer.checkedAt}` : null);
-
 async function lockJob(t: Sql, jobId: string): Promise<BatchJob> {
   return toJob((await t.get('SELECT * FROM batch_jobs WHERE id = ? FOR UPDATE', [jobId]))!);
 }
@@ -480,9 +477,9 @@ async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin:
     return;
   }
   await t.run(
-    `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered, pinned)
+    `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
      SELECT ?, l.value, CASE WHEN s.b_no IS NOT NULL THEN json_object('record', json(s.record), 'source', s.source, 'checkedAt', s.checked_at, 'fromCache', json('true'), 'stale', json('false')) END,
-            false, s.b_no IS NOT NULL, s.source || ' ' || s.checked_at
+            false, s.b_no IS NOT NULL
        FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND json_extract(s.record, '$.b_no') = s.b_no
       ORDER BY l.value`,
     [jobId, JSON.stringify(bnos), pin.source, pin.now.toISOString()],
@@ -506,8 +503,9 @@ async function recordCacheAnswers(t: Sql, jobId: string, a: CacheAnswers): Promi
     ? 'unnest(?::text[], ?::text[], ?::text[]) AS v (b_no, source, checked_at)'
     : '(SELECT value ->> 0 AS b_no, value ->> 1 AS source, value ->> 2 AS checked_at FROM json_each(?)) AS v';
   const params = pg ? [a.bnos, a.sources, a.checkedAts, jobId] : [JSON.stringify(a.bnos.map((bno, i) => [bno, a.sources[i], a.checkedAts[i]])), jobId];
-  // recorded from the very entry the chunk read (a null pin: recorded otherwise)
-  const same = "coalesce(b.pinned = v.source || ' ' || v.checked_at, false)";
+  const same = pg
+    ? "b.answer ->> 'source' = v.source AND b.answer ->> 'checkedAt' = v.checked_at AND b.answer -> 'fromCache' = 'true'::jsonb AND b.answer -> 'stale' = 'false'::jsonb"
+    : "b.answer ->> '$.source' = v.source AND b.answer ->> '$.checkedAt' = v.checked_at AND b.answer ->> '$.fromCache' = 1 AND b.answer ->> '$.stale' = 0";
   // the chunk's shared numbers still unrecorded, and those recorded otherwise; CROSS JOIN keeps the
   // chunk's list outermost on SQLite (the other order reads the job's every number per element)
   const tally = async () => {
@@ -524,11 +522,11 @@ async function recordCacheAnswers(t: Sql, jobId: string, a: CacheAnswers): Promi
     await t.run(
       pg
         ? `UPDATE batch_numbers b SET answer = jsonb_build_object('record', s.record, 'source', v.source, 'checkedAt', v.checked_at, 'fromCache', true, 'stale', false),
-                  refunded = false, answered = true, pinned = v.source || ' ' || v.checked_at
+                  refunded = false, answered = true
              FROM ${chunk} JOIN status_cache s ON s.b_no = v.b_no AND s.source = v.source AND s.checked_at = v.checked_at::timestamptz
             WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered`
         : `UPDATE batch_numbers AS b SET answer = json_object('record', json(s.record), 'source', v.source, 'checkedAt', v.checked_at, 'fromCache', json('true'), 'stale', json('false')),
-                  refunded = false, answered = true, pinned = v.source || ' ' || v.checked_at
+                  refunded = false, answered = true
              FROM ${chunk} JOIN status_cache s ON s.b_no = v.b_no AND s.source = v.source AND s.checked_at = v.checked_at
             WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered`,
       params,
@@ -551,11 +549,11 @@ async function recordShared(t: Sql, jobId: string, shared: readonly NumberOutcom
   if (t.dialect === 'postgres') {
     // one statement for all of them: round trips are what costs on a server
     const recorded = await t.all(
-      `UPDATE batch_numbers b SET answer = v.answer, refunded = v.refund, answered = true, pinned = v.pinned
-         FROM unnest(?::text[], ?::jsonb[], ?::bool[], ?::text[]) AS v (b_no, answer, refund, pinned)
+      `UPDATE batch_numbers b SET answer = v.answer, refunded = v.refund, answered = true
+         FROM unnest(?::text[], ?::jsonb[], ?::bool[]) AS v (b_no, answer, refund)
         WHERE b.job_id = ? AND b.b_no = v.b_no AND NOT b.answered
         RETURNING b.b_no, b.refunded`,
-      [shared.map((n) => n.bno), shared.map(answerText), shared.map((n) => n.refund), shared.map(pinnedOf), jobId],
+      [shared.map((n) => n.bno), shared.map(answerText), shared.map((n) => n.refund), jobId],
     );
     for (const r of recorded) {
       mine.add(String(r.b_no));
@@ -564,7 +562,7 @@ async function recordShared(t: Sql, jobId: string, shared: readonly NumberOutcom
   } else {
     // in process, a prepared statement per number is the fast form
     for (const n of shared) {
-      if ((await t.run('UPDATE batch_numbers SET answer = ?, refunded = ?, answered = true, pinned = ? WHERE job_id = ? AND b_no = ? AND NOT answered', [answerText(n), n.refund, pinnedOf(n), jobId, n.bno])) > 0) {
+      if ((await t.run('UPDATE batch_numbers SET answer = ?, refunded = ?, answered = true WHERE job_id = ? AND b_no = ? AND NOT answered', [answerText(n), n.refund, jobId, n.bno])) > 0) {
         mine.add(n.bno);
         if (n.refund) refunds++;
       }

@@ -32,7 +32,7 @@ export const EnvSchema = Type.Object({
     description: 'auto: juso with JUSO_CONFM_KEY, else the imported local directory when it has rows, else the sandbox',
   }),
   JUSO_CONFM_KEY: Type.Optional(Type.String({ description: '도로명주소 검색 API confirmation key' })),
-  ADDRESS_THREADS: Int(0, 64, Math.max(1, availableParallelism() - 1), "worker threads that check a batch chunk's addresses (parse, directory lookups, match) beside the main thread; 0 checks them in-process. Default: the cores but one"),
+  ADDRESS_THREADS: Int(0, 64, Math.max(1, availableParallelism() - 1), "worker threads that check a batch chunk's addresses (parse, directory lookups, match) and score its named rows beside the main thread; 0 does both in-process. Default: the cores but one"),
   JUSO_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://business.juso.go.kr', description: '도로명주소 검색 API base URL' }),
   MODEL_REFIT_MIN_LABELS: Int(1, 1_000_000, 200, 'new or changed labels that trigger a model refit'),
   MODEL_REFIT_CHECK_SECONDS: Int(1, 86_400, 60, 'how often the label count is checked'),

@@ -59,8 +59,9 @@ export class AssessService {
   /**
    * The directory's checks of these addresses, begun now: a batch chunk starts them before it asks
    * NTS, so that the address threads work while NTS answers (an address does not depend on the
-   * business's status). Hand them to assessMany. Never rejects: a directory that fails is an
-   * error per address, as assessMany reports it.
+   * business's status); with address threads, the thread keeps them to score the chunk's rows.
+   * Hand them to assessChunk (or assessMany). Never rejects: a directory that fails is an error
+   * per address, as the assessment reports it.
    */
   checkAddresses(addresses: readonly (string | null | undefined)[]): PendingChecks {
     const wanted = distinctAddresses(addresses.map((a) => a?.trim() ?? ''));

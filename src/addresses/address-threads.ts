@@ -179,9 +179,12 @@ export class AddressThreads implements AddressService {
     if (i >= 0) this.#threads.splice(i, 1);
   }
 
-  /** Asks the thread to end once it has answered what it was asked; ends it outright should it not within STOP_MS. */
+  /**
+   * Asks the thread to end once it has answered what it was asked; ends it outright should it not
+   * within STOP_MS. It takes no new work meanwhile: the next chunk starts another.
+   */
   #end(t: AddressThread): Promise<void> {
-    if (t.idleTimer) clearTimeout(t.idleTimer);
+    this.#forget(t);
     if (t.dead) return Promise.resolve();
     const exited = new Promise<void>((resolve) => t.worker.once('exit', () => resolve()));
     t.worker.postMessage({ id: this.#next++, stop: true } satisfies ToAddressThread);

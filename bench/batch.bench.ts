@@ -109,6 +109,11 @@ function repeatedNumbers(): number[] {
     const times = r() < 0.5 ? 2 : 3;
     for (let k = 0; k < times && out.length < rows; k++) out.push(n);
   }
+  return shuffle(out, r);
+}
+
+/** Fisher–Yates, in place. */
+function shuffle(out: number[], r: () => number): number[] {
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(r() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];
@@ -142,7 +147,7 @@ const logFile = path.join(dir, 'server.log');
 const cli = (...args: string[]) =>
   JSON.parse(execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'src/cli/main.ts'), ...args], { env: { ...process.env, ...env }, maxBuffer: 64 * 1024 ** 2 }).toString()) as Record<string, string>;
 
-const files = { numbers: path.join(dir, 'numbers.csv'), named: path.join(dir, 'named.csv'), namedRepeats: path.join(dir, 'named-repeats.csv'), numberRepeats: path.join(dir, 'number-repeats.csv') };
+const files = { numbers: path.join(dir, 'numbers.csv'), named: path.join(dir, 'named.csv'), namedRepeats: path.join(dir, 'named-repeats.csv'), numberRepeats: path.join(dir, 'number-repeats.csv'), numbersShuffled: path.join(dir, 'numbers-shuffled.csv') };
 const distinct = Array.from({ length: rows }, (_, i) => i);
 let people: Mailing[] | null = null;
 if (named) {
@@ -163,6 +168,9 @@ if (named) {
 }
 await writeList(files.numberRepeats, repeatedNumbers(), null);
 await writeList(files.numbers, distinct, null);
+// the distinct numbers in no order, as a customer list has them: the generated list runs in key
+// order, so a chunk's numbers sit side by side in the status cache, which a real list's do not
+await writeList(files.numbersShuffled, shuffle([...distinct], seededRandom(26)), null);
 
 const nts = await startChild([path.join(root, 'scripts/fake-nts.ts'), '--latency-ms', String(LATENCY_MS)], {}, logFile, '/').catch(() => null);
 if (!nts) throw new Error(`fake NTS did not start; see ${logFile}`);
@@ -245,6 +253,8 @@ try {
     // between two runs of the distinct list, so that their ratio is not the machine's drift
     await runOnce('2–3× repeats, cached', files.numberRepeats);
     await runOnce('all cached, again', files.numbers);
+    // the repeats' fair reference: as many distinct rows, in no more order than the repeats' list
+    await runOnce('all cached, shuffled', files.numbersShuffled);
   } else {
     await runOnce('named, upstream', files.named);
     reference = null;

@@ -58,6 +58,8 @@ const entries: CachedStatus[] = [
   { record: record(valid(4), 'odd'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
   { record: record(valid(5), 'active'), source: 'sandbox', checkedAt: iso(-7_200_000), expiresAt: iso(-1) },
   { record: record(valid(6), 'active'), source: 'nts', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+  // alike valid(1) but for its number and its check time: the same group, each with its own time
+  { record: record(valid(8), 'active'), source: 'sandbox', checkedAt: iso(-90_000), expiresAt: iso(1_800_000) },
 ];
 
 describeEachStore('chunks answered from the cache in SQL', (kind) => {
@@ -67,16 +69,17 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     store = opened.store;
   });
 
-  // chunk 1: answered (three statuses, an odd record, a repeat, an invalid number); 2: an expired
+  // chunk 1: answered (three statuses, one of them checked at two times, an odd record, a repeat,
+  // an invalid number); 2: an expired
   // entry; 3: an entry of the other registry; 4: a named row; 5: a number not in the cache; 6:
   // nothing but invalid numbers
   const chunks: BatchRowInput[][] = [
-    [row(1, valid(1)), row(2, valid(2)), row(3, valid(3)), row(4, valid(1)), row(5, '1234567890'), row(6, valid(4)), row(7, null)],
-    [row(8, valid(1)), row(9, valid(5))],
-    [row(10, valid(6))],
-    [row(11, valid(2), '주식회사 한빛')],
-    [row(12, valid(2)), row(13, valid(7))],
-    [row(14, 'abc'), row(15, '1234567890')],
+    [row(1, valid(1)), row(2, valid(2)), row(3, valid(3)), row(4, valid(1)), row(5, '1234567890'), row(6, valid(4)), row(7, null), row(8, valid(8))],
+    [row(9, valid(1)), row(10, valid(5))],
+    [row(11, valid(6))],
+    [row(12, valid(2), '주식회사 한빛')],
+    [row(13, valid(2)), row(14, valid(7))],
+    [row(15, 'abc'), row(16, '1234567890')],
   ];
 
   async function newJob(id: string): Promise<{ job: BatchJob; account: Account }> {
@@ -88,7 +91,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
       uploadLeaseUntil: new Date(NOW.getTime() + 60_000).toISOString(),
     });
     for (const [i, rows] of chunks.entries()) await appendChunk(store.batches, id, i + 1, rows, ['b_no', 'name'], { bno: 'b_no', name: 'name', address: null });
-    const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 15, distinct: 7, sharedNumbers: [], sharedChunks: [] });
+    const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 16, distinct: 8, sharedNumbers: [], sharedChunks: [] });
     assert.ok(fin.ok);
     return { job: fin.job, account };
   }
@@ -107,7 +110,8 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     assert.ok(!('wait' in general));
 
     assert.deepEqual(sql.counts, general.counts);
-    assert.deepEqual(sql.counts, { byStatus: { active: 2, suspended: 1, closed: 1, unregistered: 1, invalid: 2 }, byGrade: {} });
+    assert.deepEqual(sql.counts, { byStatus: { active: 3, suspended: 1, closed: 1, unregistered: 1, invalid: 2 }, byGrade: {} });
+    assert.equal(groups.filter((g) => g.template !== null).length, 4, 'alike records checked at different times share a group');
     assert.equal(sql.rows, general.rows);
     assert.deepEqual(sql.numbers, [], 'nothing to refund or record per number');
     assert.ok(general.numbers.every((n) => !n.refund));
@@ -115,6 +119,7 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     const fromGeneral = decodeOutput(encodeOutput(general.output));
     assert.deepEqual(fromSql.answers, fromGeneral.answers);
     assert.equal(fromSql.answers.get(valid(4))?.record.tax_type, record(valid(4), 'odd').tax_type, 'escaped text survives');
+    assert.deepEqual([fromSql.answers.get(valid(1))?.checkedAt, fromSql.answers.get(valid(8))?.checkedAt], [iso(-60_000), iso(-90_000)], 'each number keeps its check time');
 
     // committed, the rows read back as the general way's output would give them
     const lease = await store.batches.claimChunk('w', 60_000, NOW);
@@ -139,9 +144,10 @@ describeEachStore('chunks answered from the cache in SQL', (kind) => {
     assert.equal(await answered(5), null, 'a number not in the cache');
     const invalidOnly = await answered(6);
     assert.deepEqual(invalidOnly?.counts, { byStatus: { invalid: 2 }, byGrade: {} }, 'nothing to look up: answered');
-    // the same chunk one hour later: its entries have expired
+    // the same chunk half an hour later: one of its entries (valid(8)) has expired
     const groups = await cachedGroups(store.batches, job.id, 1);
-    assert.equal(completionFromCache(groups!, { ...ctx(1), nowMs: NOW.getTime() + 3_600_000 }), null);
+    assert.ok(completionFromCache(groups!, { ...ctx(1), nowMs: NOW.getTime() + 1_799_000 }));
+    assert.equal(completionFromCache(groups!, { ...ctx(1), nowMs: NOW.getTime() + 1_800_000 }), null);
   });
 });
 

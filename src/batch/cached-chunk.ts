@@ -1,6 +1,7 @@
 // A chunk answered wholly from the status cache, without a JavaScript object per number. When no
 // row of a chunk is scored and every number it looks up has a fresh cache entry from the current
-// registry, its output is a few distinct answers, each with the list of its numbers; the store
+// registry, its output is a few distinct answers, each with the list of its numbers and their
+// check times (a list in no order holds numbers checked at as many times as it has rows); the store
 // reads those groups in one statement (BatchStore.cachedGroups: the cache joined and grouped in
 // SQL), and this decides whether they answer the chunk and assembles its completion. Otherwise
 // the chunk goes the general way (process-chunk.ts). The result of every row is the same either
@@ -13,17 +14,21 @@ import type { BatchRowInput, CacheAnswers, ChosenHeaders, ChunkCompletion, Tally
 import { lookupNumber, validationInputOf } from './job-rows.ts';
 import { type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
 
-/** Cache entries alike but for the number, as the store groups them for one chunk. */
+/** Cache entries alike but for the number and the check time, as the store groups them for one chunk. */
 export interface CachedGroup {
   /** the record without its b_no, as JSON object text; null when there is no usable entry (none, or a record that does not carry its own number) */
   template: string | null;
   source: string | null;
-  checkedAt: string | null;
+  /** the earliest expiry of the group's entries */
   expiresAt: string | null;
   /** rows of the chunk whose number is in this group */
   rows: number;
+  /** how many distinct numbers the group has */
+  distinct: number;
   /** the group's distinct numbers, as a JSON array text (passed through to the output as it is) */
   numbers: string;
+  /** each number's check time, in step with `numbers`: a JSON array text (null for numbers without an entry), passed through too */
+  checkedAts: string;
 }
 
 /**
@@ -52,19 +57,20 @@ export interface CachedContext {
 /** The evidence of every number the groups answer, as served to the job's account (the record is the number with its group's template). */
 export function groupEvidence(groups: readonly CachedGroup[], accountId: string): EvidenceInput[] {
   const out: EvidenceInput[] = [];
-  // groups differ by check time far more often than by record: each record canonicalised once
+  // each record canonicalised once (a group per source: most records are in one group)
   const shapes = new Map<string, { template: Omit<NtsRecord, 'b_no'>; recordJson: (bno: string) => string }>();
   for (const g of groups) {
-    if (g.template === null || g.source === null || g.checkedAt === null) continue;
+    if (g.template === null || g.source === null) continue;
     let shape = shapes.get(g.template);
     if (!shape) {
       const template = JSON.parse(g.template) as Omit<NtsRecord, 'b_no'>;
       shapes.set(g.template, (shape = { template, recordJson: recordJsonFor(template) }));
     }
     const { template, recordJson } = shape;
-    for (const bno of JSON.parse(g.numbers) as string[]) {
-      out.push({ accountId, bno, api: 'status', source: g.source, checkedAt: g.checkedAt, record: { b_no: bno, ...template }, recordJson: recordJson(bno) });
-    }
+    const checkedAts = JSON.parse(g.checkedAts) as string[];
+    (JSON.parse(g.numbers) as string[]).forEach((bno, i) => {
+      out.push({ accountId, bno, api: 'status', source: g.source!, checkedAt: checkedAts[i]!, record: { b_no: bno, ...template }, recordJson: recordJson(bno) });
+    });
   }
   return out;
 }
@@ -75,10 +81,9 @@ export function completionFromCache(groups: readonly CachedGroup[], ctx: CachedC
   const parts: string[] = [];
   let looked = 0;
   let hits = 0;
-  // a list that repeats its customers spreads a chunk over many lookups: hundreds of groups, few records
   const records = new Map<string, { json: string; status: string } | null>();
   for (const g of groups) {
-    if (g.template === null || g.source !== ctx.source || g.checkedAt === null || g.expiresAt === null) return null;
+    if (g.template === null || g.source !== ctx.source || g.expiresAt === null) return null;
     if (!(Date.parse(g.expiresAt) > ctx.nowMs)) return null;
     let record = records.get(g.template);
     if (record === undefined) {
@@ -88,17 +93,17 @@ export function completionFromCache(groups: readonly CachedGroup[], ctx: CachedC
     }
     if (record === null) return null;
     // the shape process-chunk.ts gives a fresh cache hit (status-service.ts fromCache), less the
-    // number: a DistinctAnswer, its keys in the order JSON.stringify would write them
-    const answer = `{"record":${record.json},"source":${JSON.stringify(g.source)},"checkedAt":${JSON.stringify(g.checkedAt)},"fromCache":true,"stale":false}`;
+    // number and the check time (each number's is beside it: chunk-codec.ts, `timed`)
+    const answer = `{"record":${record.json},"source":${JSON.stringify(g.source)},"fromCache":true,"stale":false}`;
     counts.byStatus[record.status] = (counts.byStatus[record.status] ?? 0) + g.rows;
     looked += g.rows;
-    hits += (JSON.parse(g.numbers) as unknown[]).length;
-    parts.push(`[${answer},${g.numbers}]`);
+    hits += g.distinct;
+    parts.push(`[${answer},${g.numbers},${g.checkedAts}]`);
   }
   const invalid = ctx.chunkRows - looked;
   if (invalid < 0) return null;
   if (invalid > 0) counts.byStatus.invalid = invalid;
-  return { output: { encoded: `{"groups":[${parts.join(',')}],"scored":[]}`, cacheHits: hits }, numbers: [], counts, rows: ctx.chunkRows };
+  return { output: { encoded: `{"timed":[${parts.join(',')}],"scored":[]}`, cacheHits: hits }, numbers: [], counts, rows: ctx.chunkRows };
 }
 
 /**
@@ -111,12 +116,14 @@ export function cacheAnswersOf(groups: readonly CachedGroup[], jobCreatedAt: str
   const out: CacheAnswers = { bnos: [], sources: [], checkedAts: [] };
   const began = Date.parse(jobCreatedAt);
   for (const g of groups) {
-    if (g.source === null || g.checkedAt === null) continue;
-    if (!(Date.parse(g.checkedAt) < began)) return null;
-    for (const bno of JSON.parse(g.numbers) as string[]) {
-      out.bnos.push(bno);
+    if (g.source === null) continue;
+    const checkedAts = JSON.parse(g.checkedAts) as string[];
+    const bnos = JSON.parse(g.numbers) as string[];
+    for (let i = 0; i < bnos.length; i++) {
+      if (!(Date.parse(checkedAts[i]!) < began)) return null;
+      out.bnos.push(bnos[i]!);
       out.sources.push(g.source);
-      out.checkedAts.push(g.checkedAt);
+      out.checkedAts.push(checkedAts[i]!);
     }
   }
   return out;

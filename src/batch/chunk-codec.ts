@@ -51,15 +51,16 @@ export function encodeLookups(rows: readonly BatchRowInput[], chosen: ChosenHead
   return lookups ? JSON.stringify(lookups) : null;
 }
 
-/** A cachedGroups row of either engine: [template, source, checked_at, expires_at, rows, numbers]. */
+/** A cachedGroups row of either engine: [template, source, earliest expires_at, rows, distinct numbers, numbers, check times]. */
 export function toCachedGroup(r: readonly unknown[]): CachedGroup {
   return {
     template: str(r[0]),
     source: str(r[1]),
-    checkedAt: r[2] == null ? null : iso(r[2]),
-    expiresAt: r[3] == null ? null : iso(r[3]),
-    rows: Number(r[4]),
+    expiresAt: r[2] == null ? null : iso(r[2]),
+    rows: Number(r[3]),
+    distinct: Number(r[4]),
     numbers: typeof r[5] === 'string' ? r[5] : JSON.stringify(r[5]),
+    checkedAts: typeof r[6] === 'string' ? r[6] : JSON.stringify(r[6]),
   };
 }
 
@@ -112,11 +113,12 @@ function alike(a: StatusAnswer, b: StatusAnswer): boolean {
   return true;
 }
 
-/** A chunk answered from the cache in SQL keeps groups: each distinct answer with its numbers. */
-interface GroupedOutput {
-  groups: [DistinctAnswer, string[]][];
-  scored: EncodedScored[];
-}
+/**
+ * A chunk answered from the cache in SQL keeps groups: each distinct answer with its numbers
+ * (`groups`, written until 2026-11-26), or each distinct answer less its check time with its
+ * numbers and their check times, in step (`timed`).
+ */
+type GroupedOutput = { groups: [DistinctAnswer, string[]][]; scored: EncodedScored[] } | { timed: [Omit<DistinctAnswer, 'checkedAt'>, string[], string[]][]; scored: EncodedScored[] };
 
 export function encodeOutput(o: ChunkOutput | EncodedChunkOutput): string {
   if ('encoded' in o) return o.encoded;
@@ -148,6 +150,12 @@ export function decodeOutput(v: unknown): ChunkOutput {
   const answers: ChunkOutput['answers'] = new Map();
   if ('groups' in e) {
     for (const [d, numbers] of e.groups) for (const bno of numbers) answers.set(bno, { ...d, record: { b_no: bno, ...d.record } });
+    return { answers, scored: decodeScored(e.scored) };
+  }
+  if ('timed' in e) {
+    for (const [d, numbers, checkedAts] of e.timed) {
+      numbers.forEach((bno, i) => answers.set(bno, { record: { b_no: bno, ...d.record }, source: d.source, checkedAt: checkedAts[i]!, fromCache: d.fromCache, stale: d.stale }));
+    }
     return { answers, scored: decodeScored(e.scored) };
   }
   e.numbers.forEach((bno, i) => {

@@ -311,34 +311,43 @@ export class BatchStore extends OverSql {
   }
 
   /**
-   * The status-cache entries of a chunk's lookups, grouped by everything but the number, as rows
-   * [template, source, checked_at, expires_at, rows, numbers] (see src/batch/cached-chunk.ts);
-   * null when the chunk has scored rows (or was stored without its lookups). Numbers without an
-   * entry form a group with a null template.
+   * The status-cache entries of a chunk's lookups, grouped by record less its number and source,
+   * as rows [template, source, earliest expires_at, rows, distinct numbers, numbers, check times]
+   * (the last two JSON arrays in step; see src/batch/cached-chunk.ts); null when the chunk has
+   * scored rows (or was stored without its lookups). Numbers without an entry form a group with
+   * a null template.
    */
   async cachedGroups(jobId: string, chunkNo: number): Promise<unknown[][] | null> {
     // each record less its number is the template alike answers share; a record that names
-    // another number gets none (not usable). The JSON functions are each engine's own.
+    // another number gets none (not usable). Check times stay per number: a list in no order
+    // holds numbers checked at a thousand different times, and a group per check time made
+    // a group, and an answer written out, per number. The JSON functions are each engine's own.
     const groups =
       this.sql.dialect === 'postgres'
-        ? `SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END, s.source, s.checked_at, s.expires_at, count(*), jsonb_agg(DISTINCT l.value)::text
-             FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
-             LEFT JOIN status_cache s ON s.b_no = l.value
-            WHERE c.job_id = ? AND c.chunk_no = ?
-            GROUP BY 1, 2, 3, 4`
+        ? `SELECT tmpl, source, min(expires_at), sum(n), count(*), jsonb_agg(b_no)::text, jsonb_agg(checked_at)::text
+             FROM (SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END AS tmpl, s.source,
+                          to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS checked_at, s.expires_at, l.value AS b_no, count(*) AS n
+                     FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
+                     LEFT JOIN status_cache s ON s.b_no = l.value
+                    WHERE c.job_id = ? AND c.chunk_no = ?
+                    GROUP BY l.value, s.b_no) e
+            GROUP BY tmpl, source`
         : // the record as our writer spells it (its number first) is cut by text; any other
-          // spelling goes through SQLite's JSON functions, slower but as correct
-          `SELECT CASE WHEN substr(s.record, 1, 9) = '{"b_no":"' AND substr(s.record, 10, 10) = s.b_no AND substr(s.record, 20, 2) = '",'
-                       THEN '{' || substr(s.record, 22)
-                       WHEN json_extract(s.record, '$.b_no') = s.b_no THEN json_remove(s.record, '$.b_no') END,
-                  s.source, s.checked_at, s.expires_at, count(*), json_group_array(DISTINCT l.value)
-             FROM batch_chunk_rows c, json_each(c.lookups) l
-             LEFT JOIN status_cache s ON s.b_no = l.value
-            WHERE c.job_id = ? AND c.chunk_no = ?
-            GROUP BY 1, 2, 3, 4`;
+          // spelling goes through SQLite's JSON functions, slower but as correct. Times are our
+          // writer's ISO text, so the earliest expiry is the least text.
+          `SELECT tmpl, source, min(expires_at), sum(n), count(*), json_group_array(b_no), json_group_array(checked_at)
+             FROM (SELECT CASE WHEN substr(s.record, 1, 9) = '{"b_no":"' AND substr(s.record, 10, 10) = s.b_no AND substr(s.record, 20, 2) = '",'
+                               THEN '{' || substr(s.record, 22)
+                               WHEN json_extract(s.record, '$.b_no') = s.b_no THEN json_remove(s.record, '$.b_no') END AS tmpl,
+                          s.source AS source, s.checked_at AS checked_at, s.expires_at AS expires_at, l.value AS b_no, count(*) AS n
+                     FROM batch_chunk_rows c, json_each(c.lookups) l
+                     LEFT JOIN status_cache s ON s.b_no = l.value
+                    WHERE c.job_id = ? AND c.chunk_no = ?
+                    GROUP BY l.value) e
+            GROUP BY tmpl, source`;
     // one round trip: a marker row (-1 rows) says whether the chunk has lookups at all (an empty list is still some)
     const rows = await this.sql.arrays(
-      `SELECT NULL, NULL, NULL, NULL, -1, NULL FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ? AND lookups IS NOT NULL
+      `SELECT NULL, NULL, NULL, -1, NULL, NULL, NULL FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ? AND lookups IS NOT NULL
        UNION ALL SELECT * FROM (${groups}) g`,
       [jobId, chunkNo, jobId, chunkNo],
     );
@@ -447,7 +456,7 @@ interface ChunkSpan {
 const spanOf = (r: Record<string, unknown>): ChunkSpan => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) });
 
 /** cachedGroups' marker row: the chunk has lookups */
-const isMarker = (row: unknown[]): boolean => Number(row[4]) === -1;
+const isMarker = (row: unknown[]): boolean => Number(row[3]) === -1;
 
 /** Adds a chunk's rows by status and grade to the job's counts, in one statement. */
 async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {

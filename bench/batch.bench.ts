@@ -4,8 +4,10 @@
 // business numbers against the fake NTS answering each call in 100 ms with at most 10 calls in
 // flight (upstream bound: rows / 100 per call × 0.1 s / 10 = 100 s for a million), then the same
 // file again with every number cached, then a list of as many rows holding each number 2–3 times
-// (rows/2.5 distinct numbers, all cached), then the distinct list again: the repeats' ratio is
-// read against the two distinct runs around it.
+// (rows/2.5 distinct numbers, all cached), then the distinct list again, then the distinct list
+// shuffled. The generated distinct list runs in key order, so a chunk's numbers sit side by side
+// in the status cache; the repeating list, like a real one, is in no order: its ratio is read
+// against the shuffled run as well as against the two ordered runs around it.
 //
 // BENCH_NAMED=1: the customer list as customers keep it — every row with a 상호 and a 주소, the
 // address drawn from the directory and written with the damage real lists carry (abbreviated

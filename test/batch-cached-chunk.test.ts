@@ -263,6 +263,12 @@ describeEachStore('chunks with shared numbers answered from the cache', (kind) =
       const { job: other } = await sharedJob(`job_not_pinned_${n}`, 'sandbox', pair);
       assert.deepEqual(await store.batches.sharedNumbers(other.id, pair), new Map(pair.map((bno) => [bno, { answered: false }])));
     }
+
+    // a record spelled otherwise (its number last) and one with text to escape: recorded as a cache hit gives them too
+    const spelled = [valid(3), valid(4)] as const;
+    const spelledHits = (await status.lookup(spelled)).answers;
+    const { job: third } = await sharedJob('job_pinned_spelled', 'sandbox', spelled);
+    assert.deepEqual(await store.batches.sharedNumbers(third.id, spelled), new Map(spelled.map((bno) => [bno, { answered: true, answer: spelledHits.get(bno) }])));
   });
 
   /** the chunk's completion from the cache with its shared numbers' entries, as the worker commits it */

@@ -57,15 +57,20 @@ export class NumberTally {
     }
   }
 
-  /** Numbers found in more than one chunk, as ten-digit strings. */
+  /**
+   * Numbers found in more than one chunk, as ten-digit strings in ascending order: the store
+   * reads each one's cache entry, and in key order those reads walk the cache's pages in turn
+   * instead of jumping about it (the table's slots are in hash order).
+   */
   sharedNumbers(): string[] {
     const out: string[] = [];
     if (this.#shared === 0) return out;
-    for (let i = 0; i < this.#keys.length; i++) {
-      if (this.#flags[i]! & SHARED) {
-        const nine = String(this.#keys[i]!).padStart(9, '0');
-        out.push(`${nine}${checkDigitOf(nine)}`);
-      }
+    const keys = new Uint32Array(this.#shared);
+    let n = 0;
+    for (let i = 0; i < this.#keys.length; i++) if (this.#flags[i]! & SHARED) keys[n++] = this.#keys[i]!;
+    for (const key of keys.sort()) {
+      const nine = String(key).padStart(9, '0');
+      out.push(`${nine}${checkDigitOf(nine)}`);
     }
     return out;
   }

@@ -336,8 +336,7 @@ export class BatchStore extends OverSql {
           // spelling goes through SQLite's JSON functions, slower but as correct. Times are our
           // writer's ISO text, so the earliest expiry is the least text.
           `SELECT tmpl, source, min(expires_at), sum(n), count(*), json_group_array(b_no), json_group_array(checked_at)
-             FROM (SELECT CASE WHEN substr(s.record, 1, 9) = '{"b_no":"' AND substr(s.record, 10, 10) = s.b_no AND substr(s.record, 20, 2) = '",'
-                               THEN '{' || substr(s.record, 22)
+             FROM (SELECT CASE WHEN ${WRITERS_RECORD} THEN '{' || substr(s.record, 22)
                                WHEN json_extract(s.record, '$.b_no') = s.b_no THEN json_remove(s.record, '$.b_no') END AS tmpl,
                           s.source AS source, s.checked_at AS checked_at, s.expires_at AS expires_at, l.value AS b_no, count(*) AS n
                      FROM batch_chunk_rows c, json_each(c.lookups) l
@@ -455,6 +454,12 @@ interface ChunkSpan {
 
 const spanOf = (r: Record<string, unknown>): ChunkSpan => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) });
 
+/**
+ * SQLite: the cache entry `s`'s record is as our writer spells it, its own number first
+ * (JSON.stringify of a record read from NTS): its number and the rest can be cut by text.
+ */
+const WRITERS_RECORD = `(substr(s.record, 1, 9) = '{"b_no":"' AND substr(s.record, 10, 10) = s.b_no AND substr(s.record, 20, 2) = '",')`;
+
 /** cachedGroups' marker row: the chunk has lookups */
 const isMarker = (row: unknown[]): boolean => Number(row[3]) === -1;
 
@@ -477,8 +482,9 @@ async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {
  * chunk writes it (on a list that repeats its customers, recording answers chunk by chunk, each
  * in a random place of the table, cost more than the rest of the work). The others wait for the
  * first chunk that answers them (recordShared). Inserted in one statement, in key order (a third
- * faster than the upload's order); a record that names another number is left to the chunks, as
- * the cache path leaves it (cachedGroups).
+ * faster than the upload's order, and the list comes sorted so that the cache is read in its
+ * order too); a record as our writer spells it is copied as text, not parsed; a record that
+ * names another number is left to the chunks, as the cache path leaves it (cachedGroups).
  */
 async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin: { source: string; now: Date } | null): Promise<void> {
   if (pin === null || t.dialect === 'postgres') {
@@ -487,9 +493,11 @@ async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin:
   }
   await t.run(
     `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
-     SELECT ?, l.value, CASE WHEN s.b_no IS NOT NULL THEN json_object('record', json(s.record), 'source', s.source, 'checkedAt', s.checked_at, 'fromCache', json('true'), 'stale', json('false')) END,
+     SELECT ?, l.value,
+            CASE WHEN s.b_no IS NOT NULL THEN '{"record":' || CASE WHEN ${WRITERS_RECORD} THEN s.record ELSE json(s.record) END
+              || ',"source":' || json_quote(s.source) || ',"checkedAt":' || json_quote(s.checked_at) || ',"fromCache":true,"stale":false}' END,
             false, s.b_no IS NOT NULL
-       FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND json_extract(s.record, '$.b_no') = s.b_no
+       FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND (${WRITERS_RECORD} OR json_extract(s.record, '$.b_no') = s.b_no)
       ORDER BY l.value`,
     [jobId, JSON.stringify(bnos), pin.source, pin.now.toISOString()],
   );

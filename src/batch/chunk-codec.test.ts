@@ -31,6 +31,29 @@ test('a chunk output reads back exactly as written, whatever its answers share',
   assert.equal((text.match(/계속사업자/g) ?? []).length, 4, 'alike answers are written once');
 });
 
+const cached = (bno: string, checkedAt: string) => answer(bno, { fromCache: true, checkedAt });
+
+test('a chunk answered from the cache reads back the same from either grouped form (by check time, written before 2026-11-26, or with the times beside the numbers)', () => {
+  const expected = new Map([
+    ['1000000001', cached('1000000001', '2026-11-22T00:00:00.000Z')],
+    ['1000000002', cached('1000000002', '2026-11-22T00:00:05.000Z')],
+    ['1000000003', cached('1000000003', '2026-11-22T00:00:00.000Z')],
+  ]);
+  const { b_no: _, ...rest } = record('1000000001');
+  const d = { record: rest, source: 'nts', fromCache: true, stale: false };
+  // as the writer spelled them: the check time after the source
+  const at = (checkedAt: string) => ({ record: rest, source: 'nts', checkedAt, fromCache: true, stale: false });
+  const legacy = JSON.stringify({
+    groups: [[at('2026-11-22T00:00:00.000Z'), ['1000000001', '1000000003']], [at('2026-11-22T00:00:05.000Z'), ['1000000002']]],
+    scored: [],
+  });
+  const timed = JSON.stringify({ timed: [[d, ['1000000001', '1000000002', '1000000003'], ['2026-11-22T00:00:00.000Z', '2026-11-22T00:00:05.000Z', '2026-11-22T00:00:00.000Z']]], scored: [] });
+  assert.deepEqual(decodeOutput(legacy).answers, expected);
+  assert.deepEqual(decodeOutput(timed).answers, expected);
+  // key order too: results render the answer as it is read
+  assert.deepEqual(Object.keys(decodeOutput(timed).answers.get('1000000002')!), Object.keys(decodeOutput(legacy).answers.get('1000000002')!));
+});
+
 test('a chunk of rows reads back exactly as written', () => {
   const rows: BatchRowInput[] = [
     { rowId: 7, bnoRaw: '124-81-00998', bno: '1248100998', valid: true, name: '(주)한빛', address: '서울 강남구', cells: { 사업자등록번호: '124-81-00998', 상호: '(주)한빛', 주소: '서울 강남구' } },

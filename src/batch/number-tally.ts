@@ -68,7 +68,7 @@ export class NumberTally {
     const keys = new Uint32Array(this.#shared);
     let n = 0;
     for (let i = 0; i < this.#keys.length; i++) if (this.#flags[i]! & SHARED) keys[n++] = this.#keys[i]!;
-    for (const key of keys.sort()) {
+    for (const key of keys.toSorted()) {
       const nine = String(key).padStart(9, '0');
       out.push(`${nine}${checkDigitOf(nine)}`);
     }

@@ -283,6 +283,61 @@ describeEachStore('chunks with shared numbers answered from the cache', (kind) =
   }
 });
 
+describeEachStore('a job whose shared numbers were recorded from the cache at acceptance', (kind) => {
+  const opened = useFreshStore(kind);
+  const chosen = { bno: 'b_no', name: 'name', address: null };
+
+  test('chunks read from the entries a job recorded its shared numbers from are not checked; one with an entry written since is, and the recorded answer stands', async () => {
+    const store = opened.store;
+    const [a, b, c] = [valid(21), valid(22), valid(23)];
+    await store.statusCache.putCachedStatuses([
+      { record: record(a, 'active'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+      { record: record(b, 'active'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+      { record: record(c, 'suspended'), source: 'sandbox', checkedAt: iso(-60_000), expiresAt: iso(3_600_000) },
+    ]);
+    const account: Account = { id: 'acc_pins', email: 'pins@example.com', plan: 'business', quotaLimit: null, batchRetentionDays: null, createdAt: NOW.toISOString() };
+    await store.accounts.create(account);
+    const id = 'job_pins';
+    await store.batches.createJob({
+      id, accountId: account.id, filename: 'list.csv', fileKind: 'csv', columns: ['b_no', 'name'], chosen, offline: false, paid: false, month: '2026-11',
+      idempotencyKey: null, fingerprint: null, createdAt: NOW.toISOString(), uploadLeaseUntil: new Date(NOW.getTime() + 60_000).toISOString(),
+    });
+    for (const [i, pair] of [[a, b], [b, a], [c, a], [c, b]].entries()) await appendChunk(store.batches, id, i + 1, [row(i * 2 + 1, pair[0]!), row(i * 2 + 2, pair[1]!)], ['b_no', 'name'], chosen);
+    const fin = await store.batches.finalizeJob(id, { limit: 1000, charge: false, paid: false, now: NOW, total: 8, distinct: 3, sharedNumbers: [a, b, c], sharedChunks: [1, 2, 3, 4], cachedFrom: 'sandbox' });
+    assert.ok(fin.ok);
+    if (!store.batches.sharedFromCache) {
+      assert.equal(fin.job.cachePins, null, 'nothing recorded from the cache on this store');
+      return;
+    }
+    assert.equal(fin.job.cachePins?.source, 'sandbox');
+    assert.equal(fin.job.cachePins?.at, NOW.toISOString());
+
+    // c closed, and an answer NTS gave before the job began reaches the cache only now (a lookup in flight elsewhere)
+    await store.statusCache.putCachedStatuses([{ record: record(c, 'closed'), source: 'sandbox', checkedAt: iso(-30_000), expiresAt: iso(3_600_000) }]);
+
+    const commits: [string, boolean][] = [];
+    const status = createStatusService({ registry: noRegistry, cache: store.statusCache, ttlSeconds: 3600, now: () => NOW });
+    const onCommit = (out: { status: string }, done: ChunkCompletion) => commits.push([out.status, done.cacheAnswers !== undefined]);
+    const worker = new BatchWorker({ store, status, assess: noAssess, now: () => NOW, concurrency: 1, idleMs: 10, onCommit });
+    worker.start();
+    try {
+      for (let i = 0; i < 200 && (await store.batches.jobById(id))?.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 10));
+    } finally {
+      await worker.stop();
+    }
+    assert.deepEqual(commits, [
+      ['done', false],
+      ['done', false],
+      ['conflict', true],
+      ['done', false],
+      ['conflict', true],
+      ['done', false],
+    ], 'chunks 1 and 2 committed unchecked; 3 and 4 were checked, conflicted and went the general way');
+    assert.deepEqual((await store.batches.jobById(id))?.processed, 8);
+    assert.deepEqual(await store.batches.counts(id), { byStatus: { active: 6, suspended: 2 }, byGrade: {} }, 'both rows of c read the answer recorded at acceptance');
+  });
+});
+
 describeEachStore('the batch worker and the cache path', (kind) => {
   const opened = useFreshStore(kind);
 

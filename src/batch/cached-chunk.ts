@@ -10,7 +10,7 @@
 // million-row job's time.
 import { statusFromNts } from '../domain/verification.ts';
 import type { NtsRecord } from '../domain/status.ts';
-import type { BatchRowInput, CacheAnswers, ChosenHeaders, ChunkCompletion, Tally } from '../domain/batch.ts';
+import type { BatchRowInput, CacheAnswers, CachePins, ChosenHeaders, ChunkCompletion, Tally } from '../domain/batch.ts';
 import { lookupNumber, validationInputOf } from './job-rows.ts';
 import { type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
 
@@ -29,6 +29,8 @@ export interface CachedGroup {
   numbers: string;
   /** each number's check time, in step with `numbers`: a JSON array text (null for numbers without an entry), passed through too */
   checkedAts: string;
+  /** the latest count of cache writes among its entries (0 for none, or for entries older than the count) */
+  written: number;
 }
 
 /**
@@ -104,6 +106,20 @@ export function completionFromCache(groups: readonly CachedGroup[], ctx: CachedC
   if (invalid < 0) return null;
   if (invalid > 0) counts.byStatus.invalid = invalid;
   return { output: { encoded: `{"timed":[${parts.join(',')}],"scored":[]}`, cacheHits: hits }, numbers: [], counts, rows: ctx.chunkRows };
+}
+
+/**
+ * Whether the groups were read from the very entries the job recorded its shared numbers'
+ * answers from when it was accepted (BatchJob.cachePins): each written no later than the count
+ * it read then, from the registry it recorded from, and fresh at that moment — so each shared
+ * number was recorded with the answer these entries give, and the chunk need not check them.
+ * An entry written since (most often NTS's answer to another lookup) may differ from what was
+ * recorded: then the store checks (cacheAnswersOf).
+ */
+export function readAsPinned(groups: readonly CachedGroup[], pins: CachePins | null, source: string): boolean {
+  if (pins === null || pins.source !== source) return false;
+  const at = Date.parse(pins.at);
+  return groups.every((g) => g.source === source && g.written <= pins.seq && g.expiresAt !== null && Date.parse(g.expiresAt) > at);
 }
 
 /**

@@ -51,7 +51,7 @@ export function encodeLookups(rows: readonly BatchRowInput[], chosen: ChosenHead
   return lookups ? JSON.stringify(lookups) : null;
 }
 
-/** A cachedGroups row of either engine: [template, source, earliest expires_at, rows, distinct numbers, numbers, check times]. */
+/** A cachedGroups row of either engine: [template, source, earliest expires_at, rows, distinct numbers, numbers, check times, latest write count]. */
 export function toCachedGroup(r: readonly unknown[]): CachedGroup {
   return {
     template: str(r[0]),
@@ -61,6 +61,7 @@ export function toCachedGroup(r: readonly unknown[]): CachedGroup {
     distinct: Number(r[4]),
     numbers: typeof r[5] === 'string' ? r[5] : JSON.stringify(r[5]),
     checkedAts: typeof r[6] === 'string' ? r[6] : JSON.stringify(r[6]),
+    written: Number(r[7] ?? 0),
   };
 }
 

@@ -71,6 +71,19 @@ export interface BatchJob {
   upstreamWait: { since: string; reason: string } | null;
   /** when its rows and results were deleted at the end of the account's retention; null while kept */
   expiredAt: string | null;
+  /** how its shared numbers were recorded from the status cache when it was accepted; null when they were not */
+  cachePins: CachePins | null;
+}
+
+/**
+ * A job's shared numbers answered from the status cache as it was accepted: the count of cache
+ * writes then (an entry written at or before it was in the cache), the registry the entries had
+ * to be from, and the moment they had to be fresh at.
+ */
+export interface CachePins {
+  seq: number;
+  source: string;
+  at: string;
 }
 
 /** The moment before which a finished job's rows are past a retention of `days`. */

@@ -8,7 +8,7 @@ import type { StatusService } from '../domain/status.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import type { Validator } from '../domain/validation.ts';
 import { chunkNumbers, processChunk, unansweredChunk } from '../batch/process-chunk.ts';
-import { cacheAnswersOf, completionFromCache, groupEvidence } from '../batch/cached-chunk.ts';
+import { cacheAnswersOf, completionFromCache, groupEvidence, readAsPinned } from '../batch/cached-chunk.ts';
 import type { EvidenceService } from '../evidence/evidence-service.ts';
 import { cachedGroups, chunkRows, completeChunk } from '../batch/chunks.ts';
 import type { CompleteOutcome } from '../store/batch-store.ts';
@@ -161,7 +161,7 @@ export class BatchWorker {
     const groups = await cachedGroups(store.batches, lease.jobId, lease.chunkNo);
     const done = groups && completionFromCache(groups, { source: status.source, nowMs: now.getTime(), chunkRows: lease.lastRow - lease.firstRow + 1 });
     if (!done) return false;
-    if (lease.shared) {
+    if (lease.shared && !readAsPinned(groups, job.cachePins, status.source)) {
       // shared numbers keep one answer per job: the store records them from the cache and checks them
       const answers = cacheAnswersOf(groups, job.createdAt);
       if (!answers) return false;

@@ -33,6 +33,7 @@ export function toJob(r: Row): BatchJob {
     expiredAt: isoOrNull(r.expired_at),
     finishedAt: isoOrNull(r.finished_at),
     upstreamWait: r.upstream_wait_since == null ? null : { since: iso(r.upstream_wait_since), reason: str(r.upstream_wait_reason) ?? '' },
+    cachePins: r.pinned_seq == null ? null : { seq: Number(r.pinned_seq), source: String(r.pinned_source), at: iso(r.pinned_at) },
   };
 }
 

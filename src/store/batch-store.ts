@@ -93,7 +93,7 @@ export interface FinalizeOptions {
 }
 
 /** A new job as its uploader creates it. */
-export type NewJob = Omit<BatchJob, 'upstreamWait' | 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt' | 'expiredAt' | 'fileReport' | 'locale'> & {
+export type NewJob = Omit<BatchJob, 'upstreamWait' | 'cachePins' | 'status' | 'failureReason' | 'total' | 'distinctNumbers' | 'processed' | 'chunksTotal' | 'chunksDone' | 'charged' | 'overage' | 'refunded' | 'startedAt' | 'finishedAt' | 'expiredAt' | 'fileReport' | 'locale'> & {
   uploadLeaseUntil: string;
   /** default ko */
   locale?: BatchJob['locale'];

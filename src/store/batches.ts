@@ -8,7 +8,7 @@ import type { StatusAnswer } from '../domain/status.ts';
 import { chargeJob, splitRefund } from '../domain/charges.ts';
 import { afterChunk } from '../domain/job-progress.ts';
 import { seoulDay } from '../domain/quota-period.ts';
-import { type BatchJob, type CacheAnswers, type ChunkLease, DAILY_LIMIT_REASON, isFinished, retentionCutoff, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
+import { type BatchJob, type CacheAnswers, type CachePins, type ChunkLease, DAILY_LIMIT_REASON, isFinished, retentionCutoff, type NumberOutcome, type SharedNumber, type Tally } from '../domain/batch.ts';
 import type { ChunkCommit, ChunkText, CompleteOutcome, DeletedJob, FinalizeOptions, FinalizeOutcome, NewJob, StoredChunkText, UnansweredCount } from './batch-store.ts';
 import { toJob, toLease } from './batch-rows.ts';
 import { bool, json, num } from './rows.ts';
@@ -99,9 +99,10 @@ export class BatchStore extends OverSql {
         ({ charged, overage } = charge);
         await addUsage(t, job.accountId, job.month, charged, overage, seoulDay(o.now));
       }
-      if (o.sharedNumbers.length > 0) {
-        await insertShared(t, jobId, o.sharedNumbers, this.sharedFromCache && o.cachedFrom !== undefined ? { source: o.cachedFrom, now: o.now } : null);
-      }
+      const pins =
+        o.sharedNumbers.length > 0
+          ? await insertShared(t, jobId, o.sharedNumbers, this.sharedFromCache && o.cachedFrom !== undefined ? { source: o.cachedFrom, at: o.now.toISOString() } : null)
+          : null;
       // chunks are cut by rows and by characters while uploading: their bounds are the stored rows'
       const chunks = await t.run(
         `INSERT INTO batch_chunks (job_id, chunk_no, first_row, last_row, state, job_created_at, shared)
@@ -111,9 +112,13 @@ export class BatchStore extends OverSql {
       const done = chunks === 0;
       const r = await t.get(
         `UPDATE batch_jobs SET status = ?, total = ?, distinct_numbers = ?, chunks_total = ?, charged = ?, overage = ?, finished_at = ?,
-           fingerprint = coalesce(?, fingerprint), columns = coalesce(?::jsonb, columns), file_report = coalesce(?::jsonb, file_report)
+           fingerprint = coalesce(?, fingerprint), columns = coalesce(?::jsonb, columns), file_report = coalesce(?::jsonb, file_report),
+           pinned_seq = ?, pinned_source = ?, pinned_at = ?
           WHERE id = ? RETURNING *`,
-        [done ? 'done' : 'queued', o.total, o.distinct, chunks, charged, overage, done ? o.now.toISOString() : null, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null, o.fileReport ? JSON.stringify(o.fileReport) : null, jobId],
+        [
+          done ? 'done' : 'queued', o.total, o.distinct, chunks, charged, overage, done ? o.now.toISOString() : null, o.fingerprint ?? null, o.columns ? JSON.stringify(o.columns) : null,
+          o.fileReport ? JSON.stringify(o.fileReport) : null, pins?.seq ?? null, pins?.source ?? null, pins?.at ?? null, jobId,
+        ],
       );
       return { ok: true, job: toJob(r!) };
     });
@@ -312,8 +317,8 @@ export class BatchStore extends OverSql {
 
   /**
    * The status-cache entries of a chunk's lookups, grouped by record less its number and source,
-   * as rows [template, source, earliest expires_at, rows, distinct numbers, numbers, check times]
-   * (the last two JSON arrays in step; see src/batch/cached-chunk.ts); null when the chunk has
+   * as rows [template, source, earliest expires_at, rows, distinct numbers, numbers, check times,
+   * latest write count] (numbers and check times JSON arrays in step; see src/batch/cached-chunk.ts); null when the chunk has
    * scored rows (or was stored without its lookups). Numbers without an entry form a group with
    * a null template.
    */
@@ -324,8 +329,8 @@ export class BatchStore extends OverSql {
     // a group, and an answer written out, per number. The JSON functions are each engine's own.
     const groups =
       this.sql.dialect === 'postgres'
-        ? `SELECT tmpl, source, min(expires_at), sum(n), count(*), jsonb_agg(b_no)::text, jsonb_agg(checked_at)::text
-             FROM (SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END AS tmpl, s.source,
+        ? `SELECT tmpl, source, min(expires_at), sum(n), count(*), jsonb_agg(b_no)::text, jsonb_agg(checked_at)::text, coalesce(max(written), 0)
+             FROM (SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END AS tmpl, s.source, s.written,
                           to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS checked_at, s.expires_at, l.value AS b_no, count(*) AS n
                      FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
                      LEFT JOIN status_cache s ON s.b_no = l.value
@@ -335,10 +340,10 @@ export class BatchStore extends OverSql {
         : // the record as our writer spells it (its number first) is cut by text; any other
           // spelling goes through SQLite's JSON functions, slower but as correct. Times are our
           // writer's ISO text, so the earliest expiry is the least text.
-          `SELECT tmpl, source, min(expires_at), sum(n), count(*), json_group_array(b_no), json_group_array(checked_at)
+          `SELECT tmpl, source, min(expires_at), sum(n), count(*), json_group_array(b_no), json_group_array(checked_at), coalesce(max(written), 0)
              FROM (SELECT CASE WHEN ${WRITERS_RECORD} THEN '{' || substr(s.record, 22)
                                WHEN json_extract(s.record, '$.b_no') = s.b_no THEN json_remove(s.record, '$.b_no') END AS tmpl,
-                          s.source AS source, s.checked_at AS checked_at, s.expires_at AS expires_at, l.value AS b_no, count(*) AS n
+                          s.source AS source, s.checked_at AS checked_at, s.expires_at AS expires_at, s.written AS written, l.value AS b_no, count(*) AS n
                      FROM batch_chunk_rows c, json_each(c.lookups) l
                      LEFT JOIN status_cache s ON s.b_no = l.value
                     WHERE c.job_id = ? AND c.chunk_no = ?
@@ -346,7 +351,7 @@ export class BatchStore extends OverSql {
             GROUP BY tmpl, source`;
     // one round trip: a marker row (-1 rows) says whether the chunk has lookups at all (an empty list is still some)
     const rows = await this.sql.arrays(
-      `SELECT NULL, NULL, NULL, -1, NULL, NULL, NULL FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ? AND lookups IS NOT NULL
+      `SELECT NULL, NULL, NULL, -1, NULL, NULL, NULL, NULL FROM batch_chunk_rows WHERE job_id = ? AND chunk_no = ? AND lookups IS NOT NULL
        UNION ALL SELECT * FROM (${groups}) g`,
       [jobId, chunkNo, jobId, chunkNo],
     );
@@ -485,12 +490,15 @@ async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {
  * faster than the upload's order, and the list comes sorted so that the cache is read in its
  * order too); a record as our writer spells it is copied as text, not parsed; a record that
  * names another number is left to the chunks, as the cache path leaves it (cachedGroups).
+ * Returns what was recorded from (the job keeps it: BatchJob.cachePins), or null when nothing was.
  */
-async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin: { source: string; now: Date } | null): Promise<void> {
+async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin: Omit<CachePins, 'seq'> | null): Promise<CachePins | null> {
   if (pin === null || t.dialect === 'postgres') {
     await t.run(`INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT ?, value, NULL, false, false FROM ${listTable(t.dialect, 'text')}`, [jobId, bnos]);
-    return;
+    return null;
   }
+  // the count of cache writes first: an entry written after it may or may not be among those read below
+  const seq = num(await t.get('SELECT seq FROM status_cache_writes WHERE id = 1'), 'seq');
   await t.run(
     `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
      SELECT ?, l.value,
@@ -499,8 +507,9 @@ async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin:
             false, s.b_no IS NOT NULL
        FROM json_each(?) l LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ? AND (${WRITERS_RECORD} OR json_extract(s.record, '$.b_no') = s.b_no)
       ORDER BY l.value`,
-    [jobId, JSON.stringify(bnos), pin.source, pin.now.toISOString()],
+    [jobId, JSON.stringify(bnos), pin.source, pin.at],
   );
+  return { seq, ...pin };
 }
 
 /**

@@ -9,9 +9,11 @@
 //   BENCH_NAMED=1        each request also carries a name and an address (2,000 distinct customers drawn from the
 //                        sandbox directory with the damage real lists carry, scripts/eval/as-written.ts), so every
 //                        answer is assessed: parse, directory, match and score on each call; the echo gets the same bodies
+//   BENCH_PROFILE=1      the bizcheck processes run under --cpu-prof; where their CPU time went is printed per request
+//                        (every request they served, warm-ups included)
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import { SANDBOX_FIXED } from '../src/registry/sandbox.ts';
@@ -19,6 +21,7 @@ import { sandboxWorld } from '../src/addresses/sandbox-data.ts';
 import { mailingsFrom } from '../scripts/eval/as-written.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
 import { load, startChild, type Child, type LoadResult } from './lib.ts';
+import { profileSummary } from './profile-summary.ts';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -34,6 +37,7 @@ const storeName = pgUrl || process.env.DATABASE_URL ? 'postgres' : 'sqlite';
 
 const numbers = SANDBOX_FIXED.map((f) => f.bno);
 const named = process.env.BENCH_NAMED === '1';
+const profDir = process.env.BENCH_PROFILE === '1' ? path.join(dataDir, 'prof') : null;
 const bodies = named
   ? mailingsFrom(sandboxWorld().entries, 2_000, 14).map((m, i) => JSON.stringify({ b_no: numbers[i % numbers.length], name: m.name, address: m.address }))
   : numbers.map((b_no) => JSON.stringify({ b_no }));
@@ -74,7 +78,7 @@ const start = async (args: string[]) => {
 };
 try {
   const echo = await Promise.all(Array.from({ length: processes }, () => start([path.join(root, 'bench/echo-server.ts')])));
-  const apps = await Promise.all(Array.from({ length: processes }, () => start([path.join(root, 'src/main.ts')])));
+  const apps = await Promise.all(Array.from({ length: processes }, () => start([...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), path.join(root, 'src/main.ts')])));
   const headers = (i: number) => ({ 'x-api-key': keyFor(i) });
   // warm: every number answered once so the measured calls are cache hits
   for (const [i, app] of apps.entries()) {
@@ -85,7 +89,7 @@ try {
   }
   // warm-up runs let both servers' JIT settle before anything is measured
   await loadAll(echo, { durationS: 3 });
-  await loadAll(apps, { durationS: 3, headers });
+  const warm = await loadAll(apps, { durationS: 3, headers });
 
   const bare = await loadAll(echo, { durationS });
   const ours = await loadAll(apps, { durationS, headers });
@@ -94,6 +98,11 @@ try {
   console.log(fmt('bizcheck /verify', ours));
   console.log(`ratio ${(ours.rps / bare.rps).toFixed(2)} × bare (goal ≥ 0.50), p99 ${ours.p99} ms (goal ≤ 10 ms)`);
   if (ours.non2xx > 0 || ours.errors > 0) console.log('WARNING: non-2xx answers or errors during the run; figures are not valid');
+  if (profDir) {
+    await Promise.all(apps.map((a) => a.stop()));
+    const served = bodies.length * apps.length + warm.total + ours.total;
+    for (const f of readdirSync(profDir).filter((n) => n.endsWith('.cpuprofile'))) console.log(`\nprofile of ${f} (${served} requests):\n${profileSummary(path.join(profDir, f), served)}`);
+  }
 } finally {
   await Promise.all(started.map((c) => c.stop()));
   if (pgUrl && schema) {

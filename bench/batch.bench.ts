@@ -53,6 +53,7 @@ import { startChild, type Child, dropBenchSchema } from './lib.ts';
 import { profileSummary } from './profile-summary.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const mean = (xs: readonly number[]): number => xs.reduce((a, x) => a + x, 0) / xs.length;
 const named = process.env.BENCH_NAMED === '1';
 const buildings = Number(process.env.BENCH_BUILDINGS ?? 200_000);
 const directoryKind = process.env.BENCH_DIRECTORY === 'sandbox' ? 'sandbox' : 'local';
@@ -258,7 +259,6 @@ try {
     const repeats = (await runOnce('2–3× repeats, cached', files.numberRepeats)).rate;
     shuffled.push((await runOnce('all cached, shuffled again', files.numbersShuffled)).rate);
     ordered.push((await runOnce('all cached, again', files.numbers)).rate);
-    const mean = (xs: number[]) => xs.reduce((a, x) => a + x, 0) / xs.length;
     console.log(
       `2–3× repeats ÷ the same rows all distinct: ${(repeats / mean(shuffled)).toFixed(2)} × in no order (the runs either side), ` +
         `${(repeats / mean(ordered)).toFixed(2)} × in key order (goal ≥ 0.9 ×)`,

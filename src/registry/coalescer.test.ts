@@ -46,6 +46,35 @@ describe('Coalescer', () => {
     assert.deepEqual(up.calls.map((b) => b.length), [100, 31]);
   });
 
+  test('while every call allowed out is out, partial batches wait and leave together in the next call', T, async () => {
+    const up = upstream({ delayMs: 40 });
+    const c = new Coalescer(up.call, { windowMs: 2, maxInFlight: 2 });
+    const full = [c.lookupSettled(Array.from({ length: 100 }, (_, i) => bno(i))), c.lookupSettled(Array.from({ length: 100 }, (_, i) => bno(100 + i)))];
+    // two chunks' neighbours, asked while both calls are out
+    const late = [c.lookupSettled(Array.from({ length: 30 }, (_, i) => bno(300 + i)))];
+    await sleep(10);
+    late.push(c.lookupSettled(Array.from({ length: 45 }, (_, i) => bno(400 + i))));
+    const results = await Promise.all([...full, ...late]);
+    assert.deepEqual(up.calls.map((b) => b.length), [100, 100, 75]);
+    assert.ok(results.every((r) => [...r.values()].every((v) => v.ok && v.record !== undefined)));
+    // with a place free, a partial batch leaves after its window, as without the limit
+    await c.lookupSettled([bno(900)]);
+    assert.deepEqual(up.calls.at(-1), [bno(900)]);
+  });
+
+  test('keys beyond maxPending are refused as a full queue refuses them; the others are answered', T, async () => {
+    const up = upstream({ delayMs: 30 });
+    const c = new Coalescer(up.call, { windowMs: 2, maxInFlight: 1, maxPending: 5 });
+    const out = c.lookupSettled([bno(1)]);
+    await sleep(5);
+    const waiting = await c.lookupSettled(Array.from({ length: 7 }, (_, i) => bno(10 + i)));
+    const refused = [...waiting.values()].filter((v) => !v.ok);
+    assert.equal(refused.length, 2);
+    assert.ok(refused.every((v) => !v.ok && v.error.fault === 'rate_limited'));
+    assert.ok((await out).get(bno(1))?.ok);
+    assert.deepEqual(up.calls.map((b) => b.length), [1, 5]);
+  });
+
   test('windowMs 0 flushes on setImmediate', T, async () => {
     const up = upstream();
     const c = new Coalescer(up.call, { windowMs: 0 });

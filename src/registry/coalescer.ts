@@ -14,6 +14,15 @@ export interface CoalescerOptions {
    * gathers them while adding <2% to a ~100 ms+ NTS round trip. 0 = flush on setImmediate.
    */
   windowMs?: number;
+  /**
+   * Calls outstanding at once (retries included); keys beyond them wait here, not in the call's
+   * own queue, and leave in the next call when one returns: a partial batch (a chunk's last
+   * numbers, a lookup of a few neighbours) then fills with whatever arrived meanwhile instead of
+   * being a call of its own. The upstream's concurrency; unbounded by default.
+   */
+  maxInFlight?: number;
+  /** keys waiting here at most; beyond them a lookup is refused (rate_limited), as a full queue of calls refuses it */
+  maxPending?: number;
 }
 
 /** Per key: an answer, or undefined when the upstream answered the call but not this key. */
@@ -29,6 +38,10 @@ export class Coalescer<V = NtsRecord> {
   readonly #call: (keys: string[]) => Promise<Map<string, V>>;
   readonly #maxBatch: number;
   readonly #windowMs: number;
+  readonly #maxInFlight: number;
+  readonly #maxPending: number;
+  /** calls sent and not yet returned */
+  #calls = 0;
   /** every key pending or in flight, with the promise its callers share */
   readonly #waiters = new Map<string, Waiter<V>>();
   #pending: string[] = [];
@@ -39,6 +52,8 @@ export class Coalescer<V = NtsRecord> {
     this.#call = call;
     this.#maxBatch = Math.min(opts.maxBatch ?? NTS_MAX_PER_CALL, NTS_MAX_PER_CALL);
     this.#windowMs = opts.windowMs ?? 2;
+    this.#maxInFlight = Math.max(1, opts.maxInFlight ?? Infinity);
+    this.#maxPending = opts.maxPending ?? Infinity;
   }
 
   /** Each requested number settles on its own: a failed call fails only the numbers in it. */
@@ -75,10 +90,14 @@ export class Coalescer<V = NtsRecord> {
       waiter.reject(new UpstreamError('network', 'registry closed', { retryable: true }));
       return waiter;
     }
+    if (this.#pending.length >= this.#maxPending) {
+      waiter.reject(new UpstreamError('rate_limited', 'too many NTS calls queued locally', { retryable: true }));
+      return waiter;
+    }
     this.#waiters.set(bno, waiter);
     this.#pending.push(bno);
     if (this.#pending.length >= this.#maxBatch) this.#flush();
-    else if (this.#cancelTimer === undefined) this.#cancelTimer = this.#schedule();
+    else if (this.#cancelTimer === undefined && this.#calls < this.#maxInFlight) this.#cancelTimer = this.#schedule();
     return waiter;
   }
 
@@ -93,22 +112,36 @@ export class Coalescer<V = NtsRecord> {
 
   #flushAll(): void {
     this.#cancelTimer = undefined;
-    while (this.#pending.length > 0) this.#flush();
+    this.#drain();
   }
 
-  /** Sends the oldest batch; a full batch goes at once, without waiting for the window. */
+  /** Sends what waits, as far as the calls allowed out let it (the rest leaves as calls return). */
+  #drain(): void {
+    while (this.#pending.length > 0 && this.#calls < this.#maxInFlight) this.#flush();
+  }
+
+  /** Sends the oldest batch, when a call may go out; a full batch goes at once, without waiting for the window. */
   #flush(): void {
+    if (this.#calls >= this.#maxInFlight) return;
     const batch = this.#pending.splice(0, this.#maxBatch);
     if (this.#pending.length === 0) this.#clearTimer();
     if (batch.length === 0) return;
+    this.#calls++;
     // new Promise turns a synchronous throw from the call into a rejection of this batch only.
-    void new Promise<Map<string, V>>((res) => res(this.#call(batch))).then(
-      (records) => { for (const bno of batch) this.#settle(bno, (w) => w.resolve(records.get(bno))); },
-      (error: unknown) => {
-        const e = asUpstream(error);
-        for (const bno of batch) this.#settle(bno, (w) => w.reject(e));
-      },
-    );
+    void new Promise<Map<string, V>>((res) => res(this.#call(batch)))
+      .then(
+        (records) => { for (const bno of batch) this.#settle(bno, (w) => w.resolve(records.get(bno))); },
+        (error: unknown) => {
+          const e = asUpstream(error);
+          for (const bno of batch) this.#settle(bno, (w) => w.reject(e));
+        },
+      )
+      .finally(() => {
+        const full = this.#calls >= this.#maxInFlight;
+        this.#calls--;
+        // keys that waited for this call's place have had their window already
+        if (full && !this.#closed) this.#drain();
+      });
   }
 
   #settle(bno: string, fn: (w: Waiter<V>) => void): void {

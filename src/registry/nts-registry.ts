@@ -3,7 +3,8 @@
 
 import { Coalescer, type CoalescerOptions, type Settled } from './coalescer.ts';
 import { NtsHttpClient } from './nts-client.ts';
-import { type BreakerState, type ResilienceOptions, type ResilientCall, resilient } from './resilience.ts';
+import { type BreakerState, RESILIENCE_DEFAULTS, type ResilienceOptions, type ResilientCall, resilient } from './resilience.ts';
+import { NTS_MAX_PER_CALL } from './nts-wire.ts';
 import type { UpstreamBudget } from './budget.ts';
 import { type DailyBudget, exhausted } from './daily-budget.ts';
 import { type NtsRecord, type Registry, UpstreamError, type UpstreamFault } from '../domain/status.ts';
@@ -50,10 +51,12 @@ export class NtsRegistry implements SettlingRegistry {
     const beforeAttempt = budget && (observer ? async (s: AbortSignal) => timed(() => budget.take(s), (t) => observer.budgetWait(t)) : (s: AbortSignal) => budget.take(s));
     const statusOnce = counted(opts.daily, (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal));
     this.#call = resilient(observer ? observed(statusOnce, observer) : statusOnce, opts, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
-    this.#coalescer = new Coalescer((bnos) => this.#call(bnos, this.#shutdown.signal), opts);
+    // calls wait in the coalescer rather than in the bulkhead's queue, so that partial ones fill up meanwhile
+    const outstanding = { maxInFlight: opts.concurrency ?? RESILIENCE_DEFAULTS.concurrency, maxPending: (opts.queueLimit ?? RESILIENCE_DEFAULTS.queueLimit) * NTS_MAX_PER_CALL, ...opts };
+    this.#coalescer = new Coalescer((bnos) => this.#call(bnos, this.#shutdown.signal), outstanding);
     const validateOnce = counted(opts.daily, (keys: string[], signal: AbortSignal) => client.validateOnce(keys, signal));
     const validateCall = resilient(observer ? observed(validateOnce, observer) : validateOnce, opts, { beforeAttempt });
-    this.#validate = new Coalescer<ValidateAnswer>((keys) => validateCall(keys, this.#shutdown.signal), opts);
+    this.#validate = new Coalescer<ValidateAnswer>((keys) => validateCall(keys, this.#shutdown.signal), outstanding);
   }
 
   lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>> {

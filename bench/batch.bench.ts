@@ -209,12 +209,27 @@ try {
     return 'timed out';
   }
 
+  /** NTS calls the server (and its workers) sent so far, and their total time (its /metrics) */
+  async function ntsCalls(): Promise<{ calls: number; seconds: number }> {
+    let calls = 0;
+    let seconds = 0;
+    for (const p of [server, ...workerProcs]) {
+      const page = await fetch(`${p.url}/metrics`).then((r) => r.text()).catch(() => '');
+      for (const m of page.matchAll(/^bizcheck_upstream_attempt_duration_seconds_(sum|count) ([0-9.e+-]+)$/gm)) {
+        if (m[1] === 'count') calls += Number(m[2]);
+        else seconds += Number(m[2]);
+      }
+    }
+    return { calls, seconds };
+  }
+
   let reference: number | null = null;
   /** `download: false` leaves the results unread (a profiled run: its profile is upload and processing alone) */
   async function runOnce(label: string, file: string, { download = true } = {}): Promise<{ jobId: string; rate: number }> {
     // the machine is shared: the load just before a run is part of its figures
     const load = readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
     for (const p of [server, ...workerProcs]) resetPeak(p.proc.pid!);
+    const ntsBefore = await ntsCalls();
     const t0 = performance.now();
     const form = new FormData();
     form.append('file', await openAsBlob(file), path.basename(file));
@@ -233,13 +248,16 @@ try {
       got = `${(bytes / 1024 ** 2).toFixed(0)} MB, ${res.status}`;
     }
     const downloadS = (performance.now() - t1) / 1000;
+    const ntsAfter = await ntsCalls();
+    const called = ntsAfter.calls - ntsBefore.calls;
+    const asked = called > 0 ? `  NTS calls ${called.toLocaleString('en-US')} (mean ${(((ntsAfter.seconds - ntsBefore.seconds) / called) * 1000).toFixed(0)} ms)` : '';
     const rate = rows / wallS;
     reference ??= rate;
     console.log(
       `${label.padEnd(26)} ${status}  upload ${uploadedS.toFixed(1)} s + processing ${(wallS - uploadedS).toFixed(1)} s = ${wallS.toFixed(1)} s  ` +
         `${Math.round(rate).toLocaleString('en-US')} rows/s (${(rate / reference).toFixed(2)} × first)  ${(wallS / boundS).toFixed(2)} × bound  ` +
         `download ${downloadS.toFixed(1)} s (${got})  peak RSS ${peakRssMb(server.proc.pid!).toFixed(0)} MB` +
-        workerProcs.map((w, i) => `, worker ${i + 1} ${peakRssMb(w.proc.pid!).toFixed(0)} MB`).join('') + `  [load ${load}]`,
+        workerProcs.map((w, i) => `, worker ${i + 1} ${peakRssMb(w.proc.pid!).toFixed(0)} MB`).join('') + `${asked}  [load ${load}]`,
     );
     return { jobId, rate };
   }

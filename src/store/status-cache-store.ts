@@ -9,7 +9,12 @@ const UPSERT_TAIL = `ON CONFLICT (b_no) DO UPDATE SET record = excluded.record, 
     checked_at = excluded.checked_at, expires_at = excluded.expires_at, written = excluded.written
   WHERE excluded.checked_at >= status_cache.checked_at`;
 
-/** Raises the count of writes (migration 0036); its row stays locked until the write commits, so counts follow commits. */
+/**
+ * Raises the count of writes (migration 0036); its row stays locked until the write commits, so
+ * counts follow commits. Counted only on the embedded store, the one whose jobs record shared
+ * answers from the cache (BatchStore.sharedFromCache, insertShared): on PostgreSQL nothing reads
+ * the count, and the locked row would serialise every process's cache writes for nothing.
+ */
 const NEXT_WRITE = 'UPDATE status_cache_writes SET seq = seq + 1 WHERE id = 1 RETURNING seq';
 
 export class StatusCacheStore extends OverSql implements StatusCache {
@@ -26,7 +31,7 @@ export class StatusCacheStore extends OverSql implements StatusCache {
     return out;
   }
 
-  /** A newer answer is never overwritten by an older one. Each write is counted, and its entries carry the count. */
+  /** A newer answer is never overwritten by an older one. On the embedded store each write is counted, and its entries carry the count. */
   async putCachedStatuses(entries: readonly CachedStatus[]): Promise<void> {
     if (entries.length === 0) return;
     if (this.sql.dialect === 'postgres') {
@@ -34,11 +39,8 @@ export class StatusCacheStore extends OverSql implements StatusCache {
       // CONFLICT touch a row twice, which PostgreSQL refuses
       const unique = [...new Map(entries.map((e) => [e.record.b_no, e] as const)).values()];
       await this.sql.run(
-        `WITH w AS (${NEXT_WRITE})
-         INSERT INTO status_cache (b_no, record, source, checked_at, expires_at, written)
-         SELECT u.b_no, u.record, u.source, u.checked_at, u.expires_at, w.seq
-           FROM unnest(?::text[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[]) AS u (b_no, record, source, checked_at, expires_at) CROSS JOIN w
-         ${UPSERT_TAIL}`,
+        `INSERT INTO status_cache (b_no, record, source, checked_at, expires_at)
+         SELECT * FROM unnest(?::text[], ?::jsonb[], ?::text[], ?::timestamptz[], ?::timestamptz[]) ${UPSERT_TAIL}`,
         [unique.map((e) => e.record.b_no), unique.map((e) => JSON.stringify(e.record)), unique.map((e) => e.source), unique.map((e) => e.checkedAt), unique.map((e) => e.expiresAt)],
       );
       return;

@@ -1,6 +1,7 @@
 -- A count every write to the status cache raises, and on each entry the count it was written at
--- (status-cache-store.ts). The counter is one row, locked by each write until it commits, so
--- the counts follow the order writes become visible. A job that records its shared numbers'
+-- (status-cache-store.ts; kept on the embedded store, whose jobs alone record shared answers from
+-- the cache). The counter is one row, locked by each write until it commits, so the counts follow
+-- the order writes become visible. A job that records its shared numbers'
 -- answers from the cache when accepted keeps the count it read then (batch_jobs.pinned_seq,
 -- with the registry and the moment): a chunk whose entries were all written by then reads the
 -- very answers recorded, and need not compare them with the job's (BatchWorker, cached-chunk.ts).

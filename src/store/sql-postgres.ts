@@ -41,6 +41,10 @@ export class PostgresSql implements Sql {
   async tx<T>(fn: (t: Sql) => Promise<T>): Promise<T> {
     if (!(this.#on instanceof pg.Pool)) return fn(this);
     const c = await this.#on.connect();
+    // a checked-out client has no listener for its connection's 'error' (the pool's is for idle
+    // ones): a connection lost mid-transaction would throw it and end the process. The awaited
+    // query is rejected all the same, and the transaction fails as any other.
+    c.on('error', ignoreLostConnection);
     try {
       await c.query('BEGIN');
       const out = await fn(new PostgresSql(c));
@@ -50,7 +54,10 @@ export class PostgresSql implements Sql {
       await c.query('ROLLBACK').catch(() => undefined);
       throw err;
     } finally {
+      c.removeListener('error', ignoreLostConnection);
       c.release();
     }
   }
 }
+
+const ignoreLostConnection = (): void => {};

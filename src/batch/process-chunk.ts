@@ -18,6 +18,12 @@ export interface ChunkInputs {
   rows: readonly BatchRowInput[];
   /** the chunk's numbers that other chunks share, with the answer recorded for them so far */
   shared: ReadonlyMap<string, SharedNumber>;
+  /**
+   * Answers an earlier round of this chunk got (a round redone because another chunk recorded a
+   * shared number first): used again rather than asked again, so a redo changes only the
+   * numbers it was redone for.
+   */
+  known?: ReadonlyMap<string, StatusAnswer>;
 }
 
 export interface ChunkDeps {
@@ -83,8 +89,11 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
     if (s?.answered) answers.set(bno, s.answer);
     else fresh.push(bno);
   }
-  const lookup = fresh.length > 0 ? await deps.status.lookup(fresh, { offline: job.offline }) : null;
+  const known = input.known;
+  const toAsk = known ? fresh.filter((bno) => !known.has(bno)) : fresh;
+  const lookup = toAsk.length > 0 ? await deps.status.lookup(toAsk, { offline: job.offline }) : null;
   const looked = lookup?.answers ?? new Map<string, StatusAnswer>();
+  if (known) for (const bno of fresh) if (known.has(bno)) looked.set(bno, known.get(bno)!);
   if (lookup && !job.offline && deps.wait) {
     const missing = fresh.filter((bno) => !(looked.get(bno) && !looked.get(bno)!.stale));
     if (missing.length > 0) {

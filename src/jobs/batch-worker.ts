@@ -4,7 +4,7 @@
 // expires.
 import { randomBytes } from 'node:crypto';
 import type { Store } from '../store/store.ts';
-import type { StatusService } from '../domain/status.ts';
+import type { StatusAnswer, StatusService } from '../domain/status.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import type { Validator } from '../domain/validation.ts';
 import { chunkNumbers, processChunk, unansweredChunk } from '../batch/process-chunk.ts';
@@ -102,13 +102,14 @@ export class BatchWorker {
     // A shared number another chunk recorded first with another answer (only when both looked it
     // up at once) sends the chunk round again with that answer; each round settles more of them.
     const wait = { waitMs: this.#o.upstreamWaitMs, retryMs: this.#o.upstreamRetryMs };
+    const known = new Map<string, StatusAnswer>();
     for (let round = 1; round <= MAX_ROUNDS; round++) {
       const done = await processChunk(
         {
           status: this.#o.status, assess: this.#o.assess, now: this.#o.now, wait,
           ...(this.#o.validator ? { validator: this.#o.validator } : {}), ...(this.#o.evidence ? { evidence: this.#o.evidence } : {}),
         },
-        { job, account, rows, shared },
+        { job, account, rows, shared, known },
       );
       if ('wait' in done) {
         const deferred = await store.batches.deferChunk(lease, this.#holder, done.wait.until, done.wait.reason, this.#o.now());
@@ -124,6 +125,7 @@ export class BatchWorker {
         this.#o.log?.warn({ job: lease.jobId, chunk: lease.chunkNo }, 'lost the lease of a batch chunk; another worker finishes it');
         return;
       }
+      for (const n of done.numbers) if (n.answer && !out.answers.has(n.bno)) known.set(n.bno, n.answer);
       shared = new Map([...shared, ...[...out.answers].map(([bno, answer]) => [bno, { answered: true, answer }] as const)]);
     }
     throw new Error(`chunk ${lease.chunkNo}: its shared numbers kept being recorded by other chunks`);

@@ -7,6 +7,8 @@ import { sandboxRecord } from './sandbox.ts';
 import { type NtsRecord, UpstreamError } from '../domain/status.ts';
 
 const T = { timeout: 10_000 };
+/** when the lookup's answer for `b` came, in ms */
+const at = (m: Map<string, { ok: boolean; at?: Date }>, b: string) => (m.get(b) as { at?: Date } | undefined)?.at?.getTime();
 const bno = (i: number): string => {
   const nine = String(100_000_000 + i);
   return nine + String(checkDigitOf(nine));
@@ -114,7 +116,21 @@ describe('Coalescer', () => {
   test('a number the upstream did not answer settles ok with no record', T, async () => {
     const up = upstream({ skip: new Set([bno(2)]) });
     const out = await new Coalescer(up.call).lookupSettled([bno(1), bno(2)]);
-    assert.deepEqual(out.get(bno(2)), { ok: true, record: undefined });
+    assert.deepEqual({ ...out.get(bno(2)), at: null }, { ok: true, record: undefined, at: null });
+  });
+
+  test('a number is stamped when its call returned, the same for every lookup that shared it', T, async () => {
+    const up = upstream({ delayMs: 20 });
+    const c = new Coalescer(up.call);
+    let tick = 0;
+    const clock = () => new Date(Date.UTC(2026, 10, 26) + ++tick * 1000);
+    const alone = c.lookupSettled([bno(1)], clock);
+    await sleep(10); // bno(1)'s call is in flight; the next lookup joins it and waits for a call of its own too
+    const joined = c.lookupSettled([bno(1), bno(2)], clock);
+    const [a, j] = await Promise.all([alone, joined]);
+    assert.deepEqual(up.calls, [[bno(1)], [bno(2)]]);
+    assert.equal(at(j, bno(1)), at(a, bno(1)), 'the shared number has one check time');
+    assert.ok(at(j, bno(2))! > at(j, bno(1))!, 'the later call is stamped later');
   });
 
   test('a non-Upstream throw becomes a retryable UpstreamError', T, async () => {

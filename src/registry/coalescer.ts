@@ -25,11 +25,20 @@ export interface CoalescerOptions {
   maxPending?: number;
 }
 
-/** Per key: an answer, or undefined when the upstream answered the call but not this key. */
-export type Settled<V = NtsRecord> = { ok: true; record: V | undefined } | { ok: false; error: UpstreamError };
+/**
+ * Per key: an answer (undefined when the upstream answered the call but not this key) and when
+ * it came, or why there is none.
+ */
+export type Settled<V = NtsRecord> = { ok: true; record: V | undefined; at?: Date } | { ok: false; error: UpstreamError };
+
+interface Answered<V> {
+  record: V | undefined;
+  at: Date;
+}
 
 interface Waiter<V> {
-  promise: Promise<V | undefined>;
+  promise: Promise<Answered<V>>;
+  /** stamps the answer by the clock of the lookup that first asked for the key */
   resolve(record: V | undefined): void;
   reject(error: UpstreamError): void;
 }
@@ -56,14 +65,18 @@ export class Coalescer<V = NtsRecord> {
     this.#maxPending = opts.maxPending ?? Infinity;
   }
 
-  /** Each requested number settles on its own: a failed call fails only the numbers in it. */
-  async lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled<V>>> {
+  /**
+   * Each requested number settles on its own: a failed call fails only the numbers in it. An
+   * answer carries the time its call returned, by `now`: every lookup that shared the key gets
+   * the same time, however long it waited for its other keys.
+   */
+  async lookupSettled(bnos: readonly string[], now: () => Date = () => new Date()): Promise<Map<string, Settled<V>>> {
     const unique = [...new Set(bnos)];
-    const settled = await Promise.allSettled(unique.map((bno) => this.#waiterFor(bno).promise));
+    const settled = await Promise.allSettled(unique.map((bno) => this.#waiterFor(bno, now).promise));
     const out = new Map<string, Settled<V>>();
     settled.forEach((s, i) => {
       const bno = unique[i]!;
-      out.set(bno, s.status === 'fulfilled' ? { ok: true, record: s.value } : { ok: false, error: asUpstream(s.reason) });
+      out.set(bno, s.status === 'fulfilled' ? { ok: true, record: s.value.record, at: s.value.at } : { ok: false, error: asUpstream(s.reason) });
     });
     return out;
   }
@@ -82,10 +95,10 @@ export class Coalescer<V = NtsRecord> {
     for (const bno of pending) this.#settle(bno, (w) => w.reject(error));
   }
 
-  #waiterFor(bno: string): Waiter<V> {
+  #waiterFor(bno: string, now: () => Date): Waiter<V> {
     const existing = this.#waiters.get(bno);
     if (existing) return existing;
-    const waiter = deferred<V>();
+    const waiter = deferred<V>(now);
     if (this.#closed) {
       waiter.reject(new UpstreamError('network', 'registry closed', { retryable: true }));
       return waiter;
@@ -158,13 +171,13 @@ export class Coalescer<V = NtsRecord> {
   }
 }
 
-function deferred<V>(): Waiter<V> {
-  let resolve!: (r: V | undefined) => void;
+function deferred<V>(now: () => Date): Waiter<V> {
+  let resolve!: (r: Answered<V>) => void;
   let reject!: (e: UpstreamError) => void;
-  const promise = new Promise<V | undefined>((res, rej) => { resolve = res; reject = rej; });
+  const promise = new Promise<Answered<V>>((res, rej) => { resolve = res; reject = rej; });
   // Callers always await through allSettled; this only stops an unhandled-rejection crash.
   promise.catch(() => {});
-  return { promise, resolve, reject };
+  return { promise, resolve: (record) => resolve({ record, at: now() }), reject };
 }
 
 function asUpstream(error: unknown): UpstreamError {

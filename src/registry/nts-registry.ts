@@ -30,7 +30,8 @@ export interface NtsRegistryOptions extends ResilienceOptions, CoalescerOptions 
 
 /** A Registry that can also say, per number, why it was not answered, and how upstream is doing. */
 export interface SettlingRegistry extends Registry {
-  lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>>;
+  /** `now` stamps each answer (Settled.at) with when its call returned */
+  lookupSettled(bnos: readonly string[], now?: () => Date): Promise<Map<string, Settled>>;
   health(): { upstream: BreakerState | 'sandbox' };
 }
 
@@ -59,8 +60,8 @@ export class NtsRegistry implements SettlingRegistry {
     this.#validate = new Coalescer<ValidateAnswer>((keys) => validateCall(keys, this.#shutdown.signal), outstanding);
   }
 
-  lookupSettled(bnos: readonly string[]): Promise<Map<string, Settled>> {
-    return this.#coalescer.lookupSettled(bnos);
+  lookupSettled(bnos: readonly string[], now?: () => Date): Promise<Map<string, Settled>> {
+    return this.#coalescer.lookupSettled(bnos, now);
   }
 
   /** 진위확인 for each question, settled on its own; keyed by validateKey. */

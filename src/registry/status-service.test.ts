@@ -153,6 +153,34 @@ describe('status service over the real client and the fake NTS', () => {
     assert.equal(cache.reads, reads + 1, 'once read singly, it is kept in memory');
   });
 
+  test('a number another lookup has just had from upstream, its write not yet done, is not asked again', T, async () => {
+    // the store's write of the first lookup's answers is held until the second has read the store
+    let release!: () => void;
+    const held = new Promise<void>((r) => { release = r; });
+    class SlowWrites extends MemoryCache {
+      #first = true;
+      override async putCachedStatuses(entries: readonly CachedStatus[]): Promise<void> {
+        if (this.#first) {
+          this.#first = false;
+          await held;
+        }
+        return super.putCachedStatuses(entries);
+      }
+    }
+    const cache = new SlowWrites();
+    const registry = new StubRegistry();
+    const service = createStatusService({ registry, cache, ttlSeconds: 3_600, now: () => T0 });
+    const bulk = Array.from({ length: 150 }, (_, i) => { const nine = String(100_000_000 + i); return nine + checkDigitOf(nine); });
+    const first = service.lookup(bulk);
+    while (registry.calls.length === 0) await new Promise((r) => setImmediate(r));
+    await new Promise((r) => setImmediate(r));
+    const second = await service.lookup([bulk[7]!, B]);
+    assert.deepEqual(registry.calls.slice(1), [[B]], 'only the number nobody had asked went upstream');
+    assert.deepEqual(second.answers.get(bulk[7]!)?.record, sandboxRecord(bulk[7]!));
+    release();
+    assert.equal((await first).answers.get(bulk[7]!)?.checkedAt, second.answers.get(bulk[7]!)?.checkedAt, 'one answer, one check time');
+  });
+
   test('1,000 concurrent single lookups become 10 upstream calls', T, async () => {
     const fake = await startFakeNts({ serviceKey: 'key', latencyMs: 20 });
     const registry = createRegistry({ serviceKey: 'key', baseUrl: fake.url });

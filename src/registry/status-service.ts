@@ -34,8 +34,8 @@ function hasSettled(registry: Registry): registry is SettlingRegistry {
 }
 
 /** A registry without per-number failures (the sandbox) settles all-or-nothing. */
-async function lookupSettled(registry: Registry, bnos: readonly string[]): Promise<Map<string, Settled>> {
-  if (hasSettled(registry)) return registry.lookupSettled(bnos);
+async function lookupSettled(registry: Registry, bnos: readonly string[], now: () => Date): Promise<Map<string, Settled>> {
+  if (hasSettled(registry)) return registry.lookupSettled(bnos, now);
   const out = new Map<string, Settled>();
   try {
     const records = await registry.lookup(bnos);
@@ -54,6 +54,7 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
   const now = deps.now ?? (() => new Date());
   const onCacheWriteError = deps.onCacheWriteError ?? ((e: unknown) => console.error('status cache write failed:', e));
   const hot = new HotCache();
+  const recent = new RecentAnswers();
 
   async function lookup(bnos: readonly string[], opts: { offline?: boolean; maxAgeMs?: number } = {}): Promise<StatusLookupResult> {
     const unique = [...new Set(bnos)];
@@ -91,19 +92,35 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
       else if (opts.offline) unanswered.set(bno, offlineMiss());
       else misses.push(bno);
     }
-    if (misses.length === 0) return { answers, unanswered };
-
-    const settled = await lookupSettled(registry, misses);
-    const checked = now();
-    const checkedAt = checked.toISOString();
-    const expiresAt = new Date(checked.getTime() + ttlSeconds * 1000).toISOString();
-    const toStore: CachedStatus[] = [];
+    // Another lookup may have had these answers from NTS a moment ago, its write to the store
+    // still under way or committed after our read: they are used rather than asked for again.
+    const asking: string[] = [];
     for (const bno of misses) {
+      const r = recent.get(bno, startMs);
+      if (r && Date.parse(r.expiresAt) > startMs && youngEnough(r)) answers.set(bno, fromCache(r, false));
+      else asking.push(bno);
+    }
+    if (asking.length === 0) return { answers, unanswered };
+
+    const settled = await lookupSettled(registry, asking, now);
+    const returned = now();
+    // A number is checked when its call returned, not when this lookup's last call did: another
+    // lookup sharing that call (a chunk's neighbour) then records the very same answer.
+    const stamps = new Map<number, { checkedAt: string; expiresAt: string }>();
+    const stampOf = (at: Date) => {
+      let stamp = stamps.get(at.getTime());
+      if (!stamp) stamps.set(at.getTime(), (stamp = { checkedAt: at.toISOString(), expiresAt: new Date(at.getTime() + ttlSeconds * 1000).toISOString() }));
+      return stamp;
+    };
+    const toStore: CachedStatus[] = [];
+    for (const bno of asking) {
       const s = settled.get(bno);
       const record: NtsRecord | undefined = s?.ok ? s.record : undefined;
-      if (record) {
+      if (record && s?.ok) {
+        const { checkedAt, expiresAt } = stampOf(s.at ?? returned);
         toStore.push({ record, source: registry.source, checkedAt, expiresAt });
-        if (keepHot) hot.set(toStore.at(-1)!, checked.getTime());
+        if (keepHot) hot.set(toStore.at(-1)!, returned.getTime());
+        recent.add(toStore.at(-1)!, returned.getTime());
         answers.set(bno, { record, source: registry.source, checkedAt, fromCache: false, stale: false });
         continue;
       }
@@ -172,5 +189,36 @@ class HotCache {
     // million-number batch turned into most of its CPU time; everything is still in the store.
     if (this.#entries.size >= HOT_MAX && !this.#entries.has(c.record.b_no)) this.#entries.clear();
     this.#entries.set(c.record.b_no, { c, until });
+  }
+}
+
+/**
+ * Answers just had from NTS, for as long as writing them to the store may take (and a little
+ * longer): two generations of RECENT_MS each, swapped rather than expired entry by entry.
+ */
+const RECENT_MS = 10_000;
+const RECENT_MAX = 100_000;
+
+class RecentAnswers {
+  #current = new Map<string, CachedStatus>();
+  #previous = new Map<string, CachedStatus>();
+  #since = -Infinity;
+
+  get(bno: string, nowMs: number): CachedStatus | undefined {
+    this.#age(nowMs);
+    return this.#current.get(bno) ?? this.#previous.get(bno);
+  }
+
+  add(c: CachedStatus, nowMs: number): void {
+    this.#age(nowMs);
+    this.#current.set(c.record.b_no, c);
+  }
+
+  #age(nowMs: number): void {
+    const elapsed = nowMs - this.#since;
+    if (elapsed < RECENT_MS && this.#current.size < RECENT_MAX) return;
+    this.#previous = elapsed < 2 * RECENT_MS ? this.#current : new Map();
+    this.#current = new Map();
+    this.#since = nowMs;
   }
 }

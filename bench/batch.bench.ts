@@ -49,7 +49,7 @@ import { generateEntries, writeAddressDbFixture } from '../src/addresses/address
 import { sandboxWorld } from '../src/addresses/sandbox-data.ts';
 import type { DirectoryEntry } from '../src/domain/address/types.ts';
 import { mailingsFrom, type Mailing } from '../scripts/eval/as-written.ts';
-import { startChild, type Child, dropBenchSchema } from './lib.ts';
+import { startChild, startCommand, type Child, dropBenchSchema } from './lib.ts';
 import { profileSummary } from './profile-summary.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -178,13 +178,13 @@ await writeList(files.numbersShuffled, shuffle([...distinct], seededRandom(26)),
 const nts = await startChild([path.join(root, 'scripts/fake-nts.ts'), '--latency-ms', String(LATENCY_MS)], {}, logFile, '/').catch(() => null);
 if (!nts) throw new Error(`fake NTS did not start; see ${logFile}`);
 // the server runs with the node flags of `npm start` (its heap limits are part of what is measured)
-const startScript = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
-const nodeArgs = [...startScript.filter((a) => a.startsWith('--')), ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
-let server = await startChild([...nodeArgs, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url, ...(workers > 0 ? { BIZCHECK_ROLE: 'api' } : {}) }, logFile);
+const start = startCommand(path.join(root, 'package.json'));
+const nodeArgs = [...start.nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)];
+let server = await startChild([...nodeArgs, path.join(root, 'src/main.ts')], { ...start.env, ...env, NTS_BASE_URL: nts.url, ...(workers > 0 ? { BIZCHECK_ROLE: 'api' } : {}) }, logFile);
 const workerProcs: Child[] = [];
 try {
   for (let i = 0; i < workers; i++) {
-    const workerEnv = { ...env, NTS_BASE_URL: nts.url, NTS_CONCURRENCY: String(IN_FLIGHT / workers) };
+    const workerEnv = { ...start.env, ...env, NTS_BASE_URL: nts.url, NTS_CONCURRENCY: String(IN_FLIGHT / workers) };
     workerProcs.push(await startChild([...nodeArgs, path.join(root, 'src/cli/main.ts'), 'serve', '--role', 'worker'], workerEnv, logFile));
   }
   const acc = cli('accounts', 'create', '--email', `bench-${Date.now()}@example.com`, '--plan', 'enterprise');
@@ -302,7 +302,7 @@ try {
   }
   if (profile !== '' && !pgUrl && workers === 0) {
     await server.stop();
-    server = await startChild([...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${profDir}`, path.join(root, 'src/main.ts')], { ...env, NTS_BASE_URL: nts.url }, logFile);
+    server = await startChild([...nodeArgs, '--cpu-prof', `--cpu-prof-dir=${profDir}`, path.join(root, 'src/main.ts')], { ...start.env, ...env, NTS_BASE_URL: nts.url }, logFile);
     const which = profile === '1' ? (named ? 'named' : 'numbers') : profile;
     const list = {
       numbers: files.numbers, named: files.named, 'named-repeats': files.namedRepeats, 'number-repeats': files.numberRepeats, 'numbers-upstream': files.numbers, 'named-upstream': files.named,

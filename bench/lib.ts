@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: child processes that announce their URL, and load runs.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync } from 'node:fs';
+import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -10,6 +10,20 @@ export interface Child {
   proc: ChildProcess;
   url: string;
   stop(): Promise<void>;
+}
+
+/**
+ * How `npm start` runs the server: its environment assignments (MALLOC_ARENA_MAX) and node flags
+ * (heap limits), which are part of what a benchmark measures.
+ */
+export function startCommand(packageJson: string): { env: Record<string, string>; nodeArgs: string[] } {
+  const words = (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+  const env: Record<string, string> = {};
+  for (const w of words.slice(0, words.indexOf('node'))) {
+    const [k, v] = w.split('=');
+    if (k && v !== undefined) env[k] = v;
+  }
+  return { env, nodeArgs: words.filter((a) => a.startsWith('--')) };
 }
 
 /** A port that was free a moment ago (the OS picks it). */

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { checkDigitOf } from '../src/domain/bizno.ts';
-import { startChild, dropBenchSchema } from './lib.ts';
+import { startChild, startCommand, dropBenchSchema } from './lib.ts';
 
 const rows = Number(process.env.BENCH_WIDE_ROWS ?? 1000);
 const uploads = Number(process.env.BENCH_WIDE_UPLOADS ?? 2);
@@ -51,8 +51,8 @@ async function writeFile(): Promise<number> {
 const env = { DATA_DIR: path.join(dir, 'data'), LOG_LEVEL: 'warn', DATABASE_URL: pgUrl ?? '', ...(pgUrl ? { DATABASE_SCHEMA: pgSchema } : {}) };
 const logFile = path.join(dir, 'server.log');
 const bytes = await writeFile();
-const startScript = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
-const server = await startChild([...startScript.filter((a) => a.startsWith('--')), path.join(root, 'src/main.ts')], env, logFile);
+const start = startCommand(path.join(root, 'package.json'));
+const server = await startChild([...start.nodeArgs, path.join(root, 'src/main.ts')], { ...start.env, ...env }, logFile);
 try {
   const cli = (...args: string[]) =>
     JSON.parse(execFileSync(process.execPath, ['--disable-warning=ExperimentalWarning', path.join(root, 'src/cli/main.ts'), ...args], { env: { ...process.env, ...env } }).toString()) as Record<string, string>;

@@ -33,6 +33,18 @@ test('a file read in a parsing thread gives what openRows gives, headers that gr
   assert.equal(pool.idle, 1);
 });
 
+test('the thread that read a large file is ended, not kept idle with the heap the file grew', T, async (t) => {
+  const pool = new ParserPool({ heapMb: 64, keepAfterBytes: 64 * 1024 });
+  t.after(() => pool.close());
+  const small = csv(100);
+  assert.equal((await collect((await pool.open(upload(small), { maxRows: 10_000 })).rows)).length, 100);
+  assert.equal(pool.idle, 1, 'a small file leaves its thread for the next');
+  const large = csv(5000);
+  assert.ok(Buffer.byteLength(large) > 64 * 1024);
+  assert.equal((await collect((await pool.open(upload(large, 16 * 1024), { maxRows: 10_000 })).rows)).length, 5000);
+  assert.equal(pool.idle, 0, 'a large one ends it');
+});
+
 test('a parse that runs out of memory ends its own thread only: 413 too_large, and the next file is read', T, async (t) => {
   const greedy = new ParserPool({ heapMb: 32, workerUrl: GREEDY });
   const pool = new ParserPool({ heapMb: 64 });

@@ -25,7 +25,7 @@ RUN useradd --system --create-home --uid 10001 bizcheck && mkdir /data && chown 
 WORKDIR /app
 COPY --from=build /app /app
 # as `npm start`: two malloc arenas (SQLite and the worker threads allocate outside V8; glibc's
-# default of eight per core left ~40 MB more resident under a large job) and the heap limits
+# default of eight per core left 40–60 MB more resident under a large job) and the heap limits
 ENV HOST=0.0.0.0 PORT=8080 DATA_DIR=/data PATH=/app/node_modules/.bin:$PATH MALLOC_ARENA_MAX=2
 VOLUME /data
 EXPOSE 8080

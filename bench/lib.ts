@@ -20,8 +20,8 @@ export function startCommand(packageJson: string): { env: Record<string, string>
   const words = (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
   const env: Record<string, string> = {};
   for (const w of words.slice(0, words.indexOf('node'))) {
-    const [k, v] = w.split('=');
-    if (k && v !== undefined) env[k] = v;
+    const eq = w.indexOf('=');
+    if (eq > 0) env[w.slice(0, eq)] = w.slice(eq + 1);
   }
   return { env, nodeArgs: words.filter((a) => a.startsWith('--')) };
 }

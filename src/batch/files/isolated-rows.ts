@@ -22,7 +22,7 @@ export interface ParserPoolOptions {
   maxUses?: number;
   /**
    * A thread that read a file larger than this is retired too: its heap grew with the file and V8
-   * keeps the pages, ~60 MB resident per idle thread after a 100,000-row list, against ~0.5 s to
+   * keeps the pages, ~55 MB resident per idle thread after a 100,000-row list, against ~0.5 s to
    * start a new one, which a file this size takes longer than to read anyway.
    */
   keepAfterBytes?: number;

@@ -403,19 +403,21 @@ describeEachStore('a chunk redone because another recorded a shared number first
       lookup: async (bnos: readonly string[]) => {
         const n = asked.push([...bnos]);
         if (n === 2) bothAsked();
-        await Promise.race([gate, new Promise((r) => setTimeout(r, 2_000))]);
+        await Promise.race([gate, new Promise((r) => setTimeout(r, 5_000))]);
         const answers = new Map(bnos.map((b) => [b, { record: record(b, 'active'), source: 'sandbox' as const, checkedAt: iso(n * 1000), fromCache: false, stale: false }]));
         return { answers, unanswered: new Map() };
       },
     };
-    const worker = new BatchWorker({ store, status, assess: noAssess, now: () => NOW, concurrency: 2, idleMs: 10 });
+    const commits: string[] = [];
+    const worker = new BatchWorker({ store, status, assess: noAssess, now: () => NOW, concurrency: 2, idleMs: 10, onCommit: (out) => commits.push(out.status) });
     worker.start();
     try {
-      for (let i = 0; i < 300 && (await store.batches.jobById(id))?.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 10));
+      for (let i = 0; i < 1000 && (await store.batches.jobById(id))?.status !== 'done'; i++) await new Promise((r) => setTimeout(r, 10));
     } finally {
       await worker.stop();
     }
     assert.deepEqual((await store.batches.jobById(id))?.status, 'done');
+    assert.deepEqual(commits.toSorted(), ['conflict', 'done', 'done'], 'one chunk was redone');
     assert.equal(asked.length, 2, `each chunk asked once: ${JSON.stringify(asked)}`);
     assert.deepEqual(asked.flat().toSorted(), [shared, shared, valid(21), valid(22)].toSorted());
   });

@@ -19,7 +19,8 @@ export interface Child {
 export function startCommand(packageJson: string): { env: Record<string, string>; nodeArgs: string[] } {
   const words = (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
   const env: Record<string, string> = {};
-  for (const w of words.slice(0, words.indexOf('node'))) {
+  const node = words.indexOf('node');
+  for (const w of node > 0 ? words.slice(0, node) : []) {
     const eq = w.indexOf('=');
     if (eq > 0) env[w.slice(0, eq)] = w.slice(eq + 1);
   }

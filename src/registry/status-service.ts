@@ -5,7 +5,7 @@ import type { Settled } from './coalescer.ts';
 import { NtsRegistry, type NtsRegistryOptions, type SettlingRegistry } from './nts-registry.ts';
 import { SandboxRegistry } from './sandbox.ts';
 import {
-  type CachedStatus, type NtsRecord, type Registry, type StatusAnswer, type StatusCache,
+  type CachedStatus, type Registry, type StatusAnswer, type StatusCache,
   type StatusLookupResult, type StatusService, UpstreamError,
 } from '../domain/status.ts';
 
@@ -115,8 +115,8 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
     const toStore: CachedStatus[] = [];
     for (const bno of asking) {
       const s = settled.get(bno);
-      const record: NtsRecord | undefined = s?.ok ? s.record : undefined;
-      if (record && s?.ok) {
+      if (s?.ok && s.record) {
+        const record = s.record;
         const { checkedAt, expiresAt } = stampOf(s.at ?? returned);
         toStore.push({ record, source: registry.source, checkedAt, expiresAt });
         if (keepHot) hot.set(toStore.at(-1)!, returned.getTime());

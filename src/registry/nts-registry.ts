@@ -3,6 +3,7 @@
 
 import { Coalescer, type CoalescerOptions, type Settled } from './coalescer.ts';
 import { NtsHttpClient } from './nts-client.ts';
+import { HttpLane } from './http-lane.ts';
 import { type BreakerState, RESILIENCE_DEFAULTS, type ResilienceOptions, type ResilientCall, resilient } from './resilience.ts';
 import { NTS_MAX_PER_CALL } from './nts-wire.ts';
 import type { UpstreamBudget } from './budget.ts';
@@ -42,21 +43,29 @@ export class NtsRegistry implements SettlingRegistry {
   readonly #validate: Coalescer<ValidateAnswer>;
   // Aborted on close() so shutdown does not wait out timeouts and retries of calls in flight.
   readonly #shutdown = new AbortController();
+  readonly #lane: HttpLane | undefined;
 
   constructor(opts: NtsRegistryOptions) {
-    const client = new NtsHttpClient({ serviceKey: opts.serviceKey, baseUrl: opts.baseUrl, fetch: opts.fetch });
+    const concurrency = opts.concurrency ?? RESILIENCE_DEFAULTS.concurrency;
+    // Without a fetch of its own (tests bring one), calls go out from a thread that keeps
+    // `concurrency` of them on the wire whatever the main thread is doing (http-lane.ts); it is
+    // handed twice as many, so that one is always ready to leave when another returns.
+    this.#lane = opts.fetch ? undefined : new HttpLane(concurrency);
+    const handedOut = this.#lane ? 2 * concurrency : concurrency;
+    const client = new NtsHttpClient({ serviceKey: opts.serviceKey, baseUrl: opts.baseUrl, fetch: opts.fetch ?? this.#lane!.fetch });
     const observer = opts.observer;
     const budget = opts.budget;
     // both endpoints draw on the one key's budget; each has its own breaker, since one can be
     // down (or refuse this key) while the other answers
     const beforeAttempt = budget && (observer ? async (s: AbortSignal) => timed(() => budget.take(s), (t) => observer.budgetWait(t)) : (s: AbortSignal) => budget.take(s));
     const statusOnce = counted(opts.daily, (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal));
-    this.#call = resilient(observer ? observed(statusOnce, observer) : statusOnce, opts, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
+    const policies = { ...opts, concurrency: handedOut };
+    this.#call = resilient(observer ? observed(statusOnce, observer) : statusOnce, policies, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
     // calls wait in the coalescer rather than in the bulkhead's queue, so that partial ones fill up meanwhile
-    const outstanding = { maxInFlight: opts.concurrency ?? RESILIENCE_DEFAULTS.concurrency, maxPending: (opts.queueLimit ?? RESILIENCE_DEFAULTS.queueLimit) * NTS_MAX_PER_CALL, ...opts };
+    const outstanding = { maxPending: (opts.queueLimit ?? RESILIENCE_DEFAULTS.queueLimit) * NTS_MAX_PER_CALL, ...opts, maxInFlight: handedOut };
     this.#coalescer = new Coalescer((bnos) => this.#call(bnos, this.#shutdown.signal), outstanding);
     const validateOnce = counted(opts.daily, (keys: string[], signal: AbortSignal) => client.validateOnce(keys, signal));
-    const validateCall = resilient(observer ? observed(validateOnce, observer) : validateOnce, opts, { beforeAttempt });
+    const validateCall = resilient(observer ? observed(validateOnce, observer) : validateOnce, policies, { beforeAttempt });
     this.#validate = new Coalescer<ValidateAnswer>((keys) => validateCall(keys, this.#shutdown.signal), outstanding);
   }
 
@@ -93,6 +102,7 @@ export class NtsRegistry implements SettlingRegistry {
     this.#coalescer.close();
     this.#validate.close();
     this.#shutdown.abort();
+    await this.#lane?.close();
   }
 }
 

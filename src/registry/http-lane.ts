@@ -35,7 +35,7 @@ interface Waiting {
   done: () => void;
 }
 
-const THREAD_URL = new URL('./http-lane-thread.ts', import.meta.url);
+const THREAD_URL = new URL('./http-lane-thread.js', import.meta.url);
 /** statuses whose Response may not have a body */
 const NULL_BODY = new Set([101, 204, 205, 304]);
 
@@ -90,7 +90,7 @@ export class HttpLane {
 
   #thread(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(THREAD_URL, { workerData: { maxInFlight: this.#maxInFlight } satisfies LaneSetup, resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 8 } });
+    const worker = new Worker(THREAD_URL, { workerData: { maxInFlight: this.#maxInFlight } satisfies LaneSetup, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } });
     // idle between calls, it must not keep the process alive
     worker.unref();
     worker.on('message', (m: FromLane) => this.#answer(m));

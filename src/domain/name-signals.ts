@@ -45,31 +45,39 @@ const TRADE_WORDS: readonly (readonly [Trade, readonly string[]])[] = [
 
 const BRANCH = /지점|영업소|출장소|지사|대리점|분점|직영점|사업소|지부|분소|branch/i;
 
-/** The trade a name suggests, or null. */
-export function tradeOf(name: string): Trade | null {
-  const c = name.normalize('NFKC').toLowerCase().replace(/\s+/g, '');
-  for (const [trade, words] of TRADE_WORDS) if (words.some((w) => c.includes(w))) return trade;
+// The lists as a name is compared with them (NFKC, no spaces; trades also lower-cased), made once:
+// every named batch row is read against all of them.
+const compactOf = (text: string): string => text.normalize('NFKC').replace(/\s+/g, '');
+const MARKERS = CORPORATE_MARKERS.map(compactOf);
+const HINTS = CLOSURE_HINTS.map(compactOf);
+const TRADES_AS_READ = TRADE_WORDS.map(([trade, words]) => [trade, words.map((w) => compactOf(w).toLowerCase())] as const);
+
+/** `lower`: the name compacted and lower-cased */
+function tradeIn(lower: string): Trade | null {
+  for (const [trade, words] of TRADES_AS_READ) if (words.some((w) => lower.includes(w))) return trade;
   return null;
 }
 
-function compact(name: string): string {
-  return name.normalize('NFKC').replace(/\s+/g, '');
+/** The trade a name suggests, or null. */
+export function tradeOf(name: string): Trade | null {
+  return tradeIn(compactOf(name).toLowerCase());
 }
 
+/** `c`: the name compacted */
+const markedCorporate = (c: string, name: string): boolean => MARKERS.some((m) => c.includes(m)) || CORPORATE_LATIN.test(name);
+
 export function hasCorporateMarker(name: string): boolean {
-  const c = compact(name);
-  return CORPORATE_MARKERS.some((m) => c.includes(m.normalize('NFKC').replace(/\s+/g, ''))) || CORPORATE_LATIN.test(name);
+  return markedCorporate(compactOf(name), name);
 }
 
 export function nameSignals(name: string | null | undefined, kind: EntityKind): NameSignals {
   if (!name || !name.trim()) return { entityMismatch: false, closureHint: false, trade: null, branch: false };
-  const c = compact(name);
-  const corporateName = hasCorporateMarker(name);
+  const c = compactOf(name);
+  const corporateName = markedCorporate(c, name);
   return {
     entityMismatch: corporateName && (kind === 'individual_taxable' || kind === 'individual_exempt'),
-    closureHint: CLOSURE_HINTS.some((h) => c.includes(h.normalize('NFKC').replace(/\s+/g, ''))),
-    trade: tradeOf(name),
+    closureHint: HINTS.some((h) => c.includes(h)),
+    trade: tradeIn(c.toLowerCase()),
     branch: BRANCH.test(c),
   };
 }
-

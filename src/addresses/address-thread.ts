@@ -13,7 +13,7 @@ import { SandboxDirectory } from './sandbox-directory.ts';
 import { AddressStore } from '../store/address-store.ts';
 import { SqliteSql } from '../store/sql-sqlite.ts';
 import { PostgresStore } from '../store/postgres.ts';
-import { scoreChunk } from '../domain/mailing-score.ts';
+import { ScoreMemo, scoreChunk } from '../domain/mailing-score.ts';
 import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
 
 const setup = workerData as AddressThreadSetup;
@@ -27,6 +27,8 @@ const setup = workerData as AddressThreadSetup;
 const KEPT_MS = 5 * 60_000;
 const KEPT_MAX = 32;
 const kept = new Map<number, { checks: Map<string, AddressCheck | Error>; at: number }>();
+/** judgements of the chunks scored here, for the rows of later chunks with the same model input */
+const memo = new ScoreMemo();
 
 // `rows: false`: a chunk's buildings are asked of the store all at once (findMany), not one by one
 function open(): { service: AddressService; close(): Promise<void> } {
@@ -52,7 +54,7 @@ async function answer(m: Exclude<ToAddressThread, { stop: true }>): Promise<From
     const session = kept.get(m.score.session);
     if (!session) return { id: m.id, failed: `the checks of call ${m.score.session} are no longer kept` };
     kept.delete(m.score.session);
-    return { id: m.id, scored: scoreChunk(m.score.rows, session.checks, m.score.ctx) };
+    return { id: m.id, scored: scoreChunk(m.score.rows, session.checks, m.score.ctx, memo) };
   }
   const checks = await service.checkMany(m.raws);
   if (!m.keep) return { id: m.id, checks: [...checks].map(([raw, c]) => (c instanceof Error ? [raw, { error: c.message }] : [raw, c])) };

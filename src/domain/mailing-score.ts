@@ -48,12 +48,9 @@ export function addressKeyOf(raw: string, buildingId: string | null): string | n
   return raw ? (buildingId ?? normaliseAddressKey(raw)) : null;
 }
 
-/** `match`: the directory's check (null without an address, or when the directory did not answer: `unavailable`). */
-export function scoreMailing(
-  v: ScoredVerification, match: AddressCheck | null, unavailable: boolean, addressKey: string | null, history: LabelCounts, signals: NameSignals, liveNeighbour: string | null,
-  { model, adjustment, locale, asOf }: ScoringContext,
-): AssessedMailing {
-  const modelInput: AssessmentInput = {
+/** What the model reads of a mailing. */
+function modelInputOf(v: ScoredVerification, match: AddressCheck | null, history: LabelCounts, signals: NameSignals, liveNeighbour: string | null, asOf: Date): AssessmentInput {
+  return {
     status: v.biz_status,
     // a conversion's date is when the branch number closed: the status text shows it
     closedOn: v.closed_on ?? (v.biz_status === 'converted' && v.nts ? ntsDate(v.nts.end_dt) : null),
@@ -75,17 +72,59 @@ export function scoreMailing(
     // closure recency is counted in Seoul calendar days
     asOf: toSeoulIso(asOf).slice(0, 10),
   };
+}
+
+/** The part of an assessment that follows from the model's input alone (and whether the directory answered). */
+interface Judgement {
+  assessment: Assessment;
+  reasons: string[];
+  features: Record<string, number>;
+}
+
+function judge(modelInput: AssessmentInput, unavailable: boolean, { model, adjustment, locale }: ScoringContext): Judgement {
   const assessment = assess(model, modelInput, { account: adjustment });
   const reasons = reasonsOf(assessment, locale);
   // active is the model's reference (weight 0), so it has no contribution; say it anyway
-  if (v.biz_status === 'active') reasons.unshift(statusReason('active', null, locale));
+  if (modelInput.status === 'active') reasons.unshift(statusReason('active', null, locale));
   if (unavailable) {
     reasons.push(formatReason('address_unchecked', 0, locale === 'ko' ? '주소 검색 서비스가 응답하지 않아 주소를 확인하지 못함' : 'the address directory did not answer; address not checked', 'address'));
     // a mailing whose address nobody checked is not one to send blind
     if (assessment.action === 'send' || assessment.action === 'send_fixed_address') assessment.action = 'confirm_address';
   }
   // feature values (not contributions): a refit learns new weights for them
-  const features = Object.fromEntries(featurize(modelInput));
+  return { assessment, reasons, features: Object.fromEntries(featurize(modelInput)) };
+}
+
+/** The address as the result reports it: the directory's check, or that there was none. */
+function addressReportOf(match: AddressCheck | null, unavailable: boolean): AddressReport | null {
+  if (match) {
+    return {
+      quality: match.quality,
+      changes: match.changes,
+      candidates: match.candidates,
+      missing_building_number: match.missingBuildingNumber,
+      missing_unit: match.missingUnit,
+      zip_mismatch: match.zipMismatch,
+      outdated_zip: match.outdatedZip,
+      building_id: match.entry?.buildingId ?? null,
+      jibun_address: match.entry ? jibunAddressOf(match.entry) : null,
+      reference: match.entry ? referenceOf(match.entry) : null,
+    };
+  }
+  return unavailable
+    ? {
+        quality: 'unavailable', changes: [], candidates: 0, missing_building_number: false, missing_unit: false, zip_mismatch: false, outdated_zip: false,
+        building_id: null, jibun_address: null, reference: null,
+      }
+    : null;
+}
+
+/** `match`: the directory's check (null without an address, or when the directory did not answer: `unavailable`). */
+export function scoreMailing(
+  v: ScoredVerification, match: AddressCheck | null, unavailable: boolean, addressKey: string | null, history: LabelCounts, signals: NameSignals, liveNeighbour: string | null,
+  ctx: ScoringContext,
+): AssessedMailing {
+  const { assessment, reasons, features } = judge(modelInputOf(v, match, history, signals, liveNeighbour, ctx.asOf), unavailable, ctx);
   return {
     fields: {
       bounce_prob: round4(assessment.bounceProb),
@@ -96,25 +135,7 @@ export function scoreMailing(
       reasons,
       model_version: assessment.modelVersion,
     },
-    address: match
-      ? {
-          quality: match.quality,
-          changes: match.changes,
-          candidates: match.candidates,
-          missing_building_number: match.missingBuildingNumber,
-          missing_unit: match.missingUnit,
-          zip_mismatch: match.zipMismatch,
-          outdated_zip: match.outdatedZip,
-          building_id: match.entry?.buildingId ?? null,
-          jibun_address: match.entry ? jibunAddressOf(match.entry) : null,
-          reference: match.entry ? referenceOf(match.entry) : null,
-        }
-      : unavailable
-        ? {
-            quality: 'unavailable', changes: [], candidates: 0, missing_building_number: false, missing_unit: false, zip_mismatch: false, outdated_zip: false,
-            building_id: null, jibun_address: null, reference: null,
-          }
-        : null,
+    address: addressReportOf(match, unavailable),
     features,
     addressKey,
     assessment,
@@ -166,6 +187,82 @@ export function scoreMailings(rows: readonly ChunkMailing[], checks: ReadonlyMap
   });
 }
 
-/** A chunk's mailings scored (scoreMailings) as the chunk keeps them. */
-export const scoreChunk = (rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext): KeptAssessment[] =>
-  scoreMailings(rows, checks, ctx).map(keptAssessment);
+/** A judgement as a chunk keeps it: the text around the row's own parts of its result. */
+interface KeptJudgement {
+  /** `{"bounce_prob":…,"grade":…,"action":…` */
+  head: string;
+  /** `,"reasons":[…],"model_version":…` */
+  tail: string;
+  features: string;
+  grade: string | null;
+  modelVersion: string | null;
+}
+
+/**
+ * Judgements already made, for the chunks scored after: rows of a list share most of what the
+ * model reads (status, how the address matched, the trade …), so about half the rows of a chunk,
+ * and more across a job's chunks, repeat a model input seen before. Kept per scoring context
+ * (the model and the account's adjustment, compared by value), a few contexts and a bounded
+ * number of inputs each.
+ */
+export class ScoreMemo {
+  readonly #byContext = new Map<string, Map<string, KeptJudgement>>();
+  readonly #contexts: number;
+  readonly #inputs: number;
+
+  constructor(opts: { contexts?: number; inputs?: number } = {}) {
+    this.#contexts = opts.contexts ?? 2;
+    this.#inputs = opts.inputs ?? 8_000;
+  }
+
+  /** The judgements made in this context (a chunk's, whose model and adjustment arrive as copies). */
+  of(ctx: ScoringContext): Map<string, KeptJudgement> {
+    const key = JSON.stringify([ctx.model, ctx.adjustment, ctx.locale]);
+    let memo = this.#byContext.get(key);
+    if (memo) {
+      // the most recently used context last: the first is dropped when there are too many
+      this.#byContext.delete(key);
+    } else {
+      memo = new Map();
+      if (this.#byContext.size >= this.#contexts) this.#byContext.delete(this.#byContext.keys().next().value!);
+    }
+    if (memo.size >= this.#inputs) memo.clear();
+    this.#byContext.set(key, memo);
+    return memo;
+  }
+}
+
+/**
+ * A chunk's mailings scored (scoreMailings) as the chunk keeps them, each the same text
+ * keptAssessment makes. With `memo`, a row whose model input was judged before takes that
+ * judgement's text, and only its own parts (corrected address, address report) are written.
+ */
+export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext, memo?: ScoreMemo): KeptAssessment[] {
+  if (!memo) return scoreMailings(rows, checks, ctx).map(keptAssessment);
+  const judged = memo.of(ctx);
+  const signals = new Map<string, NameSignals>();
+  return rows.map((m) => {
+    const check = m.raw ? (checks.get(m.raw) ?? new Error('the address was not checked')) : null;
+    const match = check instanceof Error ? null : check;
+    const unavailable = check instanceof Error;
+    const nameKey = `${m.v.entity_type}\u0000${m.name}`;
+    let name = signals.get(nameKey);
+    if (!name) signals.set(nameKey, (name = nameSignals(m.name, m.v.entity_type)));
+    const input = modelInputOf(m.v, match, m.history, name, m.liveNeighbour, ctx.asOf);
+    const key = `${unavailable ? 1 : 0}${JSON.stringify(input)}`;
+    let j = judged.get(key);
+    if (!j) {
+      const { assessment, reasons, features } = judge(input, unavailable, ctx);
+      j = {
+        head: `{"bounce_prob":${JSON.stringify(round4(assessment.bounceProb))},"grade":${JSON.stringify(assessment.grade)},"action":${JSON.stringify(assessment.action)}`,
+        tail: `,"reasons":${JSON.stringify(reasons)},"model_version":${JSON.stringify(assessment.modelVersion)}`,
+        features: JSON.stringify(features),
+        grade: assessment.grade,
+        modelVersion: assessment.modelVersion,
+      };
+      judged.set(key, j);
+    }
+    const over = `${j.head},"fixed_zipcode":${JSON.stringify(match?.fixedZipcode ?? null)},"fixed_address":${JSON.stringify(match?.fixedAddress ?? null)}${j.tail},"address":${JSON.stringify(addressReportOf(match, unavailable))}}`;
+    return { over, grade: j.grade, features: j.features, addressKey: addressKeyOf(m.raw, match?.entry?.buildingId ?? null), modelVersion: j.modelVersion };
+  });
+}

@@ -16,7 +16,8 @@ import { checkDigitOf } from '../domain/bizno.ts';
 import type { Account } from '../domain/account.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
 import { AssessService, type Mailing } from './assess-service.ts';
-import { keptAssessment } from '../domain/mailing-score.ts';
+import { type ChunkMailing, keptAssessment, ScoreMemo, scoreChunk, scoreMailings, type ScoringContext } from '../domain/mailing-score.ts';
+import type { AddressCheck } from '../addresses/address-service.ts';
 
 const T = { timeout: 60_000 };
 const ASOF = new Date('2026-11-20T03:00:00Z');
@@ -59,4 +60,44 @@ test('rows scored in the thread that checked their addresses are what the in-pro
   } finally {
     await threads.close();
   }
+});
+
+test('a chunk scored with judgements kept from earlier chunks is the text scoring it afresh gives', T, async () => {
+  const service = createAddressService(new SandboxDirectory());
+  const world = sandboxWorld();
+  // varied rows, many alike: statuses and closure dates from the sandbox's numbers, addresses
+  // matched, damaged, missing and unanswered, names of several trades, outcomes, a live neighbour
+  const names = ['(주)한빛식당', '대성약국', '미래세무회계', '(폐업)우리상사', '한국정밀 지점', '', '행복부동산'];
+  const rows: ChunkMailing[] = [];
+  const raws: string[] = [];
+  for (let i = 0; i < 600; i++) {
+    const e = world.entries[i % 40]!;
+    const nine = String(120_000_000 + (i % 150) * 104_729);
+    const bno = nine + checkDigitOf(nine);
+    const raw = i % 11 === 0 ? '' : i % 13 === 0 ? 'not an address at all 999' : i % 5 === 0 ? `${e.sido} ${e.sigungu} ${e.eupmyeondong} ${e.jibunMain}` : `${e.sido.slice(0, 2)} ${e.sigungu} ${e.roadName} ${e.buildingMain}${i % 4 === 0 ? ' 3층' : ''}`;
+    raws.push(raw);
+    const v = buildVerification(bno, { record: sandboxRecord(bno), source: 'sandbox', checkedAt: '2026-11-19T00:00:00.000Z', fromCache: false, stale: false }, { invalid: false, locale: 'ko' });
+    rows.push({ v, name: names[i % names.length]!, raw, liveNeighbour: i % 17 === 0 ? '1248100998' : null, history: history(bno) });
+  }
+  const checks = new Map<string, AddressCheck | Error>(await service.checkMany([...new Set(raws.filter(Boolean))]));
+  // the directory did not answer for one address
+  checks.set(raws[3]!, new Error('directory down'));
+  const contexts: ScoringContext[] = [
+    { model: PRIOR_MODEL, adjustment, locale: 'ko', asOf: ASOF },
+    { model: PRIOR_MODEL, adjustment: null, locale: 'en', asOf: ASOF },
+    { model: { ...PRIOR_MODEL, version: PRIOR_MODEL.version, intercept: PRIOR_MODEL.intercept + 0.3 }, adjustment, locale: 'ko', asOf: ASOF },
+  ];
+  const memo = new ScoreMemo();
+  for (const round of [0, 1]) {
+    for (const ctx of contexts) {
+      for (let at = 0; at < rows.length; at += 200) {
+        const chunk = rows.slice(at, at + 200);
+        assert.deepEqual(scoreChunk(chunk, checks, ctx, memo), scoreMailings(chunk, checks, ctx).map(keptAssessment), `round ${round}, rows ${at}…`);
+      }
+    }
+  }
+  const statuses = new Set(rows.map((r) => r.v.biz_status));
+  assert.ok(statuses.size >= 3, `several statuses (${[...statuses].join(', ')})`);
+  // a model that differs only in its weights (same version) is judged apart
+  assert.notDeepEqual(scoreChunk(rows.slice(0, 50), checks, contexts[2]!, memo), scoreChunk(rows.slice(0, 50), checks, contexts[0]!, memo));
 });

@@ -112,6 +112,28 @@ describe('HttpLane: requests sent from a thread', () => {
   });
 });
 
+test('a thread that dies fails what it held, as a network error would; the next request starts a new one', T, async () => {
+  // a stand-in for the thread: it dies when asked for /die and answers anything else
+  const thread = new URL(`data:text/javascript,${encodeURIComponent(`
+    import { parentPort } from 'node:worker_threads';
+    parentPort.on('message', (m) => {
+      if (m.type !== 'send') return;
+      if (m.request.url.endsWith('/die')) process.exit(3);
+      parentPort.postMessage({ id: m.request.id, ok: true, status: 200, headers: [], text: 'fine', ms: 0 });
+    });`)}`);
+  const lane = new HttpLane(2, { threadUrl: thread });
+  try {
+    const held = lane.fetch('http://127.0.0.1:9/slow-but-held');
+    const error = await lane.fetch('http://127.0.0.1:9/die').then(() => null, (e: unknown) => e);
+    assert.ok(error instanceof TypeError && /exited \(3\)/.test(describeFetchError(error)), `a network error, not ${String(error)}`);
+    // the one it held before dying is answered by it or failed with it, never left waiting
+    await held.then((r) => r.text(), (e: unknown) => assert.ok(e instanceof TypeError));
+    assert.equal(await (await lane.fetch('http://127.0.0.1:9/after')).text(), 'fine');
+  } finally {
+    await lane.close();
+  }
+});
+
 describe('NTS calls through the lane while the main thread is blocked', () => {
   test('a call that returns lets the next waiting one out without the main thread', T, async () => {
     // the fake NTS in a thread of its own: blocking this one must not stop it answering

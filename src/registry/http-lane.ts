@@ -41,22 +41,26 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 
 export class HttpLane {
   readonly #maxInFlight: number;
+  readonly #threadUrl: URL;
   #worker: Worker | null = null;
   readonly #waiting = new Map<number, Waiting>();
   #nextId = 1;
   #closed = false;
 
-  constructor(maxInFlight: number) {
+  /** `threadUrl`: another module for the thread (tests: one that dies) */
+  constructor(maxInFlight: number, opts: { threadUrl?: URL } = {}) {
     if (!(maxInFlight >= 1)) throw new RangeError('an HTTP lane needs at least one request in flight');
     this.#maxInFlight = maxInFlight;
+    this.#threadUrl = opts.threadUrl ?? THREAD_URL;
   }
 
   readonly fetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> => {
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(abortReason(signal));
     if (this.#closed) return Promise.reject(new TypeError('fetch failed', { cause: new Error('the HTTP lane is closed') }));
-    if (typeof input !== 'string' && !(input instanceof URL)) throw new TypeError('HttpLane.fetch takes a URL, not a Request');
-    if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') throw new TypeError('HttpLane.fetch sends text bodies only');
+    // what NtsHttpClient never sends is refused as fetch refuses a bad request: a rejection
+    if (typeof input !== 'string' && !(input instanceof URL)) return Promise.reject(new TypeError('HttpLane.fetch takes a URL, not a Request'));
+    if (init.body !== undefined && init.body !== null && typeof init.body !== 'string') return Promise.reject(new TypeError('HttpLane.fetch sends text bodies only'));
     const id = this.#nextId++;
     const request: LaneRequest = { id, url: String(input), method: init.method ?? 'GET', headers: plainHeaders(init.headers), body: init.body ?? undefined };
     return new Promise<Response>((resolve, reject) => {
@@ -90,7 +94,7 @@ export class HttpLane {
 
   #thread(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(THREAD_URL, { workerData: { maxInFlight: this.#maxInFlight } satisfies LaneSetup, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } });
+    const worker = new Worker(this.#threadUrl, { workerData: { maxInFlight: this.#maxInFlight } satisfies LaneSetup, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } });
     // idle between calls, it must not keep the process alive
     worker.unref();
     worker.on('message', (m: FromLane) => this.#answer(m));

@@ -178,13 +178,21 @@ export interface ChunkMailing {
 export function scoreMailings(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext): AssessedMailing[] {
   const signals = new Map<string, NameSignals>();
   return rows.map((m) => {
-    const check = m.raw ? (checks.get(m.raw) ?? new Error('the address was not checked')) : null;
-    const match = check instanceof Error ? null : check;
-    const key = `${m.v.entity_type}\u0000${m.name}`;
-    let name = signals.get(key);
-    if (!name) signals.set(key, (name = nameSignals(m.name, m.v.entity_type)));
-    return scoreMailing(m.v, match, check instanceof Error, addressKeyOf(m.raw, match?.entry?.buildingId ?? null), m.history, name, m.liveNeighbour, ctx);
+    const { match, unavailable, name } = readRow(m, checks, signals);
+    return scoreMailing(m.v, match, unavailable, addressKeyOf(m.raw, match?.entry?.buildingId ?? null), m.history, name, m.liveNeighbour, ctx);
   });
+}
+
+/**
+ * A chunk row's address check (an Error: the directory did not answer for it) and what its name
+ * says; `signals` keeps the names read so far in the chunk, so a name seen twice is read once.
+ */
+function readRow(m: ChunkMailing, checks: ReadonlyMap<string, AddressCheck | Error>, signals: Map<string, NameSignals>): { match: AddressCheck | null; unavailable: boolean; name: NameSignals } {
+  const check = m.raw ? (checks.get(m.raw) ?? new Error('the address was not checked')) : null;
+  const key = `${m.v.entity_type}\u0000${m.name}`;
+  let name = signals.get(key);
+  if (!name) signals.set(key, (name = nameSignals(m.name, m.v.entity_type)));
+  return { match: check instanceof Error ? null : check, unavailable: check instanceof Error, name };
 }
 
 /** A judgement as a chunk keeps it: the text around the row's own parts of its result. */
@@ -234,20 +242,14 @@ export class ScoreMemo {
 
 /**
  * A chunk's mailings scored (scoreMailings) as the chunk keeps them, each the same text
- * keptAssessment makes. With `memo`, a row whose model input was judged before takes that
- * judgement's text, and only its own parts (corrected address, address report) are written.
+ * keptAssessment makes. A row whose model input `memo` has judged before takes that judgement's
+ * text, and only its own parts (corrected address, address report) are written.
  */
-export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext, memo?: ScoreMemo): KeptAssessment[] {
-  if (!memo) return scoreMailings(rows, checks, ctx).map(keptAssessment);
+export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext, memo: ScoreMemo): KeptAssessment[] {
   const judged = memo.of(ctx);
   const signals = new Map<string, NameSignals>();
   return rows.map((m) => {
-    const check = m.raw ? (checks.get(m.raw) ?? new Error('the address was not checked')) : null;
-    const match = check instanceof Error ? null : check;
-    const unavailable = check instanceof Error;
-    const nameKey = `${m.v.entity_type}\u0000${m.name}`;
-    let name = signals.get(nameKey);
-    if (!name) signals.set(nameKey, (name = nameSignals(m.name, m.v.entity_type)));
+    const { match, unavailable, name } = readRow(m, checks, signals);
     const input = modelInputOf(m.v, match, m.history, name, m.liveNeighbour, ctx.asOf);
     const key = `${unavailable ? 1 : 0}${JSON.stringify(input)}`;
     let j = judged.get(key);

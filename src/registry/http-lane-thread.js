@@ -24,8 +24,7 @@ function pump() {
 function send(req) {
   const controller = new AbortController();
   running.set(req.id, controller);
-  const started = performance.now();
-  void call(req, controller.signal, started).then((reply) => {
+  void call(req, controller.signal).then((reply) => {
     running.delete(req.id);
     // the next request leaves before this answer is handed over
     pump();
@@ -36,15 +35,14 @@ function send(req) {
 /**
  * @param {LaneRequest} req
  * @param {AbortSignal} signal
- * @param {number} started
  * @returns {Promise<FromLane>}
  */
-async function call(req, signal, started) {
+async function call(req, signal) {
   try {
     const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
     // the body is read here: a call holds its place until its answer is whole
     const text = await res.text();
-    return { id: req.id, ok: true, status: res.status, headers: [...res.headers], text, ms: performance.now() - started };
+    return { id: req.id, ok: true, status: res.status, headers: [...res.headers], text };
   } catch (error) {
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
     const code = cause && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;

@@ -26,7 +26,7 @@ export interface LaneRequest {
 export type ToLane = { type: 'send'; request: LaneRequest } | { type: 'abort'; id: number };
 
 export type FromLane =
-  | { id: number; ok: true; status: number; headers: [string, string][]; text: string; ms: number }
+  | { id: number; ok: true; status: number; headers: [string, string][]; text: string }
   | { id: number; ok: false; name: string; message: string; cause: { message: string; code: string | undefined } | undefined };
 
 interface Waiting {

@@ -24,7 +24,7 @@ export const EnvSchema = Type.Object({
   DATABASE_SCHEMA: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'PostgreSQL schema to use (created if missing); default the search_path' })),
   NTS_SERVICE_KEY: Type.Optional(Type.String({ description: 'data.go.kr service key; without it the sandbox registry answers' })),
   NTS_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.odcloud.kr', description: 'NTS status API base URL' }),
-  NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call'),
+  NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call, from when it goes on the wire'),
   NTS_CONCURRENCY: Int(1, 100, 10, 'NTS calls in flight at once, per process'),
   NTS_CACHE_TTL_SECONDS: Int(0, 30 * 86400, 12 * 3600, 'how long an NTS answer counts as fresh'),
   ADDRESS_DIRECTORY: Type.Union(['auto', 'sandbox', 'local', 'juso'].map((l) => Type.Literal(l)), {

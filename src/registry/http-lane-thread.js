@@ -9,7 +9,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 
 /** @import { FromLane, LaneRequest, LaneSetup, ToLane } from './http-lane.ts' */
 
-const { maxInFlight } = /** @type {LaneSetup} */ (workerData);
+const { maxInFlight, wireTimeoutMs } = /** @type {LaneSetup} */ (workerData);
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 /** @type {LaneRequest[]} */
 const queue = [];
@@ -24,11 +24,16 @@ function pump() {
 function send(req) {
   const controller = new AbortController();
   running.set(req.id, controller);
+  // the attempt's time counts from here, on the wire, not from when it was handed over: a wait
+  // in the queue above is the lane's, and must not make a call to a slow NTS a timeout
+  const timer = wireTimeoutMs === undefined ? undefined : setTimeout(() => controller.abort(new DOMException(`NTS call timed out after ${wireTimeoutMs} ms`, 'TimeoutError')), wireTimeoutMs);
   void call(req, controller.signal).then((reply) => {
+    clearTimeout(timer);
     running.delete(req.id);
     // the next request leaves before this answer is handed over
     pump();
-    if (!controller.signal.aborted) port.postMessage(reply);
+    // aborted by the main thread: nobody waits for it; timed out here: the reply says so
+    if (!controller.signal.aborted || isTimeout(controller.signal.reason)) port.postMessage(reply);
   });
 }
 
@@ -43,7 +48,9 @@ async function call(req, signal) {
     // the body is read here: a call holds its place until its answer is whole
     const text = await res.text();
     return { id: req.id, ok: true, status: res.status, headers: [...res.headers], text };
-  } catch (error) {
+  } catch (thrown) {
+    // fetch rejects with its signal's reason, the timeout above included
+    const error = signal.aborted ? signal.reason : thrown;
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
     const code = cause && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
     return {
@@ -51,6 +58,11 @@ async function call(req, signal) {
       cause: cause && { message: cause.message, code },
     };
   }
+}
+
+/** @param {unknown} reason */
+function isTimeout(reason) {
+  return reason instanceof Error && reason.name === 'TimeoutError';
 }
 
 port.on('message', (/** @type {ToLane} */ m) => {

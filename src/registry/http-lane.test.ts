@@ -95,6 +95,36 @@ describe('HttpLane: requests sent from a thread', () => {
     }
   });
 
+  test('a request is timed from when it goes on the wire, not from when it was handed over', T, async () => {
+    const lane = new HttpLane(1, { wireTimeoutMs: 300 });
+    try {
+      srv.held.length = 0;
+      srv.seen.length = 0;
+      const a = lane.fetch(`${srv.url}/a`, { method: 'POST', body: 'a' });
+      const b = lane.fetch(`${srv.url}/b`, { method: 'POST', body: 'b' });
+      await until(() => srv.held.length === 1, 'the first request');
+      await new Promise((r) => setTimeout(r, 200));
+      srv.held[0]!.end('a');
+      await until(() => srv.held.length === 2, 'the second request');
+      const handedAt = performance.now();
+      await new Promise((r) => setTimeout(r, 200));
+      srv.held[1]!.end('b');
+      // b was handed over ~400 ms before its answer, 200 of them on the wire
+      assert.equal(await (await a).text(), 'a');
+      assert.equal(await (await b).text(), 'b');
+      // one never answered fails after its time on the wire, as fetch does on AbortSignal.timeout
+      const c = await lane.fetch(`${srv.url}/c`, { method: 'POST', body: 'c' }).then(() => null, (e: unknown) => e);
+      assert.ok(c instanceof Error && c.name === 'TimeoutError', `a TimeoutError, not ${String(c)}`);
+      assert.ok(performance.now() - handedAt >= 300 + 200 - 20);
+      // …which the client reads as an NTS timeout
+      const client = new NtsHttpClient({ serviceKey: 'key', baseUrl: srv.url, fetch: lane.fetch });
+      const d = await client.callOnce([numberAt(1)], new AbortController().signal).then(() => null, (e: unknown) => e);
+      assert.ok(d instanceof UpstreamError && d.fault === 'timeout' && d.retryable, `an UpstreamError timeout, not ${String(d)}`);
+    } finally {
+      await lane.close();
+    }
+  });
+
   test('a refused connection fails as fetch does, its cause\'s code kept; after close() nothing is sent', T, async () => {
     const lane = new HttpLane(2);
     const closed = createServer();
@@ -155,6 +185,26 @@ describe('NTS calls through the lane while the main thread is blocked', () => {
       const records = await lookup;
       assert.equal(records.size, 600);
       assert.equal((await fake.arrivals()).length, 6);
+    } finally {
+      await registry.close();
+      await fake.close();
+    }
+  });
+
+  test('a slow NTS: an attempt\'s wait for a place in the lane does not count toward its timeout', T, async () => {
+    // one call on the wire at a time, 250 ms each, a 400 ms timeout: the second call waits
+    // ~250 ms for its place and is answered ~500 ms after it was handed over
+    const fake = await startFakeNts({ latencyMs: 250, serviceKey: 'key' });
+    const faults: string[] = [];
+    const registry = createRegistry({
+      serviceKey: 'key', baseUrl: fake.url, concurrency: 1, timeoutMs: 400,
+      observer: { attempt: (outcome) => faults.push(outcome), budgetWait: () => {}, breaker: () => {} },
+    });
+    try {
+      const records = await registry.lookup(Array.from({ length: 300 }, (_, i) => numberAt(i)));
+      assert.equal(records.size, 300);
+      assert.deepEqual(faults, ['ok', 'ok', 'ok'], 'no attempt timed out');
+      assert.equal(fake.calls, 3, 'nothing was asked again');
     } finally {
       await registry.close();
       await fake.close();

@@ -7,12 +7,17 @@
 //
 // `fetch` has the global fetch's shape for what NtsHttpClient uses (method, headers, a text
 // body, a signal; the answer's status, headers and text), so the client, its resilience and the
-// coalescer do not change. A thread that dies fails the requests it held as a network error
-// would, and the next request starts a new one.
+// coalescer do not change. With `wireTimeoutMs` the thread times each request from when it goes
+// on the wire and fails it as fetch fails on AbortSignal.timeout (a TimeoutError): a caller's own
+// timeout would also count the wait for a place, up to one call's time when NTS is slow. A
+// thread that dies fails the requests it held as a network error would, and the next request
+// starts a new one.
 import { Worker } from 'node:worker_threads';
 
 export interface LaneSetup {
   maxInFlight: number;
+  /** each request's time on the wire, after which it fails as a TimeoutError; none: no limit */
+  wireTimeoutMs: number | undefined;
 }
 
 export interface LaneRequest {
@@ -41,6 +46,7 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 
 export class HttpLane {
   readonly #maxInFlight: number;
+  readonly #wireTimeoutMs: number | undefined;
   readonly #threadUrl: URL;
   #worker: Worker | null = null;
   readonly #waiting = new Map<number, Waiting>();
@@ -48,9 +54,10 @@ export class HttpLane {
   #closed = false;
 
   /** `threadUrl`: another module for the thread (tests: one that dies) */
-  constructor(maxInFlight: number, opts: { threadUrl?: URL } = {}) {
+  constructor(maxInFlight: number, opts: { wireTimeoutMs?: number | undefined; threadUrl?: URL } = {}) {
     if (!(maxInFlight >= 1)) throw new RangeError('an HTTP lane needs at least one request in flight');
     this.#maxInFlight = maxInFlight;
+    this.#wireTimeoutMs = opts.wireTimeoutMs;
     this.#threadUrl = opts.threadUrl ?? THREAD_URL;
   }
 
@@ -94,7 +101,7 @@ export class HttpLane {
 
   #thread(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = new Worker(this.#threadUrl, { workerData: { maxInFlight: this.#maxInFlight } satisfies LaneSetup, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } });
+    const worker = new Worker(this.#threadUrl, { workerData: { maxInFlight: this.#maxInFlight, wireTimeoutMs: this.#wireTimeoutMs } satisfies LaneSetup, resourceLimits: { maxOldGenerationSizeMb: 32, maxYoungGenerationSizeMb: 4 } });
     // idle between calls, it must not keep the process alive
     worker.unref();
     worker.on('message', (m: FromLane) => this.#answer(m));

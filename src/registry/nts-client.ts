@@ -76,6 +76,8 @@ function transportError(cause: unknown, signal: AbortSignal): UpstreamError {
     const timedOut = reason instanceof Error && reason.name === 'TimeoutError';
     return new UpstreamError('timeout', timedOut ? 'NTS call timed out' : 'NTS call aborted', { retryable: true, cause });
   }
+  // a fetch that times its own calls (HttpLane's, from when each goes on the wire)
+  if (cause instanceof Error && cause.name === 'TimeoutError') return new UpstreamError('timeout', cause.message, { retryable: true, cause });
   const detail = describeFetchError(cause);
   return new UpstreamError('network', `NTS call failed: ${detail}`, { retryable: true, cause });
 }

@@ -18,6 +18,9 @@ export interface UpstreamObserver {
   breaker(state: BreakerState): void;
 }
 
+/** beyond a lane's two calls' time, before an attempt is given up on in the main thread */
+const LANE_SLACK_MS = 1_000;
+
 export interface NtsRegistryOptions extends ResilienceOptions, CoalescerOptions {
   serviceKey: string;
   baseUrl: string;
@@ -49,8 +52,12 @@ export class NtsRegistry implements SettlingRegistry {
     const concurrency = opts.concurrency ?? RESILIENCE_DEFAULTS.concurrency;
     // Without a fetch of its own (tests bring one), calls go out from a thread that keeps
     // `concurrency` of them on the wire whatever the main thread is doing (http-lane.ts); it is
-    // handed twice as many, so that one is always ready to leave when another returns.
-    this.#lane = opts.fetch ? undefined : new HttpLane(concurrency);
+    // handed twice as many, so that one is always ready to leave when another returns. The
+    // thread times each attempt from when it goes on the wire; the attempt's timeout here also
+    // allows for its wait for a place (at most one call on the wire), and only fires should the
+    // thread itself not answer.
+    const timeoutMs = opts.timeoutMs ?? RESILIENCE_DEFAULTS.timeoutMs;
+    this.#lane = opts.fetch ? undefined : new HttpLane(concurrency, { wireTimeoutMs: timeoutMs });
     const handedOut = this.#lane ? 2 * concurrency : concurrency;
     const client = new NtsHttpClient({ serviceKey: opts.serviceKey, baseUrl: opts.baseUrl, fetch: opts.fetch ?? this.#lane!.fetch });
     const observer = opts.observer;
@@ -59,7 +66,7 @@ export class NtsRegistry implements SettlingRegistry {
     // down (or refuse this key) while the other answers
     const beforeAttempt = budget && (observer ? async (s: AbortSignal) => timed(() => budget.take(s), (t) => observer.budgetWait(t)) : (s: AbortSignal) => budget.take(s));
     const statusOnce = counted(opts.daily, (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal));
-    const policies = { ...opts, concurrency: handedOut };
+    const policies = { ...opts, concurrency: handedOut, timeoutMs: this.#lane ? 2 * timeoutMs + LANE_SLACK_MS : timeoutMs };
     this.#call = resilient(observer ? observed(statusOnce, observer) : statusOnce, policies, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
     // calls wait in the coalescer rather than in the bulkhead's queue, so that partial ones fill up meanwhile
     const outstanding = { maxPending: (opts.queueLimit ?? RESILIENCE_DEFAULTS.queueLimit) * NTS_MAX_PER_CALL, ...opts, maxInFlight: handedOut };

@@ -91,7 +91,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   }
   const known = input.known;
   const toAsk = known ? fresh.filter((bno) => !known.has(bno)) : fresh;
-  const lookup = toAsk.length > 0 ? await deps.status.lookup(toAsk, { offline: job.offline }) : null;
+  const lookup = toAsk.length > 0 ? await deps.status.lookup(toAsk, { offline: job.offline, bulk: true }) : null;
   const looked = lookup?.answers ?? new Map<string, StatusAnswer>();
   if (known) for (const bno of fresh) if (known.has(bno)) looked.set(bno, known.get(bno)!);
   if (lookup && !job.offline && deps.wait) {
@@ -156,7 +156,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   }
   // the chunk's named rows are assessed together (the same result each would get alone)
   const unregistered = named.filter(({ v }) => v.biz_status === 'unregistered').map(({ v }) => v.b_no);
-  const near = unregistered.length > 0 ? await liveNeighbours(deps.status, unregistered, { offline: job.offline }) : new Map<string, string>();
+  const near = unregistered.length > 0 ? await liveNeighbours(deps.status, unregistered, { offline: job.offline, bulk: true }) : new Map<string, string>();
   const mailings = named.map(({ row, name, v }) => ({ v, name, address: row.address, liveNeighbour: near.get(v.b_no) ?? null }));
   const kept = named.length === 0 ? [] : await deps.assess.assessChunk(account, mailings, job.locale, deps.now(), addressChecks);
   if (named.length > 0) await yieldToLoop();

@@ -82,14 +82,22 @@ export interface StatusLookupResult {
   unanswered: Map<string, UpstreamError>;
 }
 
+export interface LookupOptions {
+  offline?: boolean;
+  maxAgeMs?: number;
+  bulk?: boolean;
+}
+
 export interface StatusService {
   /**
    * offline: make no upstream call; answer from the cache only (fresh or stale, each flagged).
    * Otherwise: fresh cache hits, then the upstream for the misses; when the upstream fails for a
    * number, a stale cache entry is returned flagged `stale`, else the number is `unanswered`.
    * maxAgeMs: cached answers checked longer ago than this count as expired.
+   * bulk: part of a job over many numbers (a batch chunk, a watch round): its answers are not kept
+   * in the process's memory for single lookups, however few this call asks for.
    */
-  lookup(bnos: readonly string[], opts?: { offline?: boolean; maxAgeMs?: number }): Promise<StatusLookupResult>;
+  lookup(bnos: readonly string[], opts?: LookupOptions): Promise<StatusLookupResult>;
   /** the registry fresh answers come from (cache entries of another are as good as absent) */
   readonly source: 'nts' | 'sandbox';
   /** circuit breaker state for readiness */

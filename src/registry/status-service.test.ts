@@ -62,6 +62,24 @@ describe('status service', () => {
     assert.equal(cache.reads, 1);
   });
 
+  test('a single lookup keeps its answers in memory; a bulk job\'s lookup, however small, does not', T, async () => {
+    const { cache, registry, service } = setup();
+    cache.put(A, 60_000);
+    cache.put(B, 60_000);
+    await service.lookup([A]);
+    await service.lookup([A]);
+    assert.equal(cache.reads, 1, 'the second single lookup was answered from memory');
+    // a batch chunk's few neighbours: read from the store each time, not kept
+    await service.lookup([B], { bulk: true });
+    await service.lookup([B], { bulk: true });
+    await service.lookup([C], { bulk: true });
+    assert.equal(cache.reads, 4);
+    await service.lookup([B]);
+    await service.lookup([C]);
+    assert.equal(cache.reads, 6, 'nothing a bulk lookup read or asked was kept for single lookups');
+    assert.deepEqual(registry.calls, [[C]]);
+  });
+
   test('misses go upstream in one call and are written back with expiresAt = now + ttl', T, async () => {
     const { cache, registry, service } = setup(600);
     cache.put(A, 60_000);

@@ -5,11 +5,11 @@
 // know are asked about, through the status service like any lookup (the cache first; offline
 // jobs ask nothing upstream), and nobody is charged for them.
 import { transposedNeighbours } from '../domain/bizno.ts';
-import type { StatusService } from '../domain/status.ts';
+import type { LookupOptions, StatusService } from '../domain/status.ts';
 import { statusFromNts } from '../domain/verification.ts';
 
 /** For each of `unregistered` with an operating neighbour: that neighbour (the first, in number order). */
-export async function liveNeighbours(status: Pick<StatusService, 'lookup'>, unregistered: readonly string[], opts: { offline?: boolean } = {}): Promise<Map<string, string>> {
+export async function liveNeighbours(status: Pick<StatusService, 'lookup'>, unregistered: readonly string[], opts: LookupOptions = {}): Promise<Map<string, string>> {
   const candidates = new Map<string, string[]>();
   for (const bno of new Set(unregistered)) {
     const near = transposedNeighbours(bno);

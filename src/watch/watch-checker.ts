@@ -53,13 +53,13 @@ export class WatchChecker {
    */
   async check(targets: readonly WatchTarget[], opts: { maxAgeMs?: number } = {}): Promise<(Observation | null)[]> {
     if (targets.length === 0) return [];
-    const { answers } = await this.#status.lookup(targets.map((t) => t.bno), opts);
+    const { answers } = await this.#status.lookup(targets.map((t) => t.bno), { ...opts, bulk: true });
     // as POST /verify assesses them: an unregistered number's operating neighbour (a mistyped number)
     const unregistered = targets.filter((t) => {
       const answer = answers.get(t.bno);
       return t.name?.trim() && answer && !answer.stale && statusFromNts(answer.record) === 'unregistered';
     });
-    const near = unregistered.length > 0 ? await liveNeighbours(this.#status, unregistered.map((t) => t.bno)) : new Map<string, string>();
+    const near = unregistered.length > 0 ? await liveNeighbours(this.#status, unregistered.map((t) => t.bno), { bulk: true }) : new Map<string, string>();
     const asOf = this.#now();
     return Promise.all(
       targets.map(async (t): Promise<Observation | null> => {

@@ -66,6 +66,25 @@ describe('bizcheck addresses import', () => {
     assert.equal(byLot.body.address.building_id, building.buildingId);
   });
 
+  test('a lookup repeated after the directory changes gets the new answer (checks are kept per directory version)', async () => {
+    assert.ok(srv, 'the server of the test above');
+    const { apiKey } = await createAccount(srv.store, 'addr-change@example.com', 'business');
+    const entry = [...generateEntries(5, { seed: 11 })][4]!;
+    const body = { b_no: SANDBOX_FIXED[0]!.bno, name: '한빛상사', address: `${entry.sido} ${entry.sigungu} ${entry.roadName} ${entry.buildingMain}${entry.buildingSub ? `-${entry.buildingSub}` : ''}` };
+    const first = await call(srv.url, 'POST', '/verify', { key: apiKey, body });
+    assert.equal(first.body.fixed_zipcode, entry.zipcode);
+    assert.deepEqual((await call(srv.url, 'POST', '/verify', { key: apiKey, body })).body.address, first.body.address, 'the same answer when nothing changed');
+    // a monthly change moves the building to another postal code: the next lookups see it
+    // within the directory's version check (once a second)
+    await srv.store.addresses.upsertEntries([{ ...entry, zipcode: '99999' }]);
+    let zip: unknown = null;
+    for (let i = 0; i < 30 && zip !== '99999'; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      zip = (await call(srv.url, 'POST', '/verify', { key: apiKey, body })).body.fixed_zipcode;
+    }
+    assert.equal(zip, '99999');
+  });
+
   test('a folder without address files is a clear error', async () => {
     const empty = path.join(dataDir, 'empty');
     mkdirSync(empty);

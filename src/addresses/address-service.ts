@@ -4,6 +4,7 @@
 import { matchAddress } from '../domain/address/match.ts';
 import { parseAddress } from '../domain/address/parse.ts';
 import type { AddressCheck, AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
+import { CheckMemo } from './check-memo.ts';
 
 export type { AddressCheck } from '../domain/address/types.ts';
 
@@ -41,34 +42,74 @@ async function matchEitherWay(directory: AddressDirectory, parsed: ParsedAddress
   return { ...match, parsed };
 }
 
-export function createAddressService(directory: AddressDirectory): AddressService {
+export interface AddressServiceOptions {
+  /**
+   * Checks kept by the text as written while the directory's version stands (CheckMemo), for a
+   * directory that says its version; 0 or none: every check asks the directory.
+   */
+  memo?: number;
+}
+
+export function createAddressService(directory: AddressDirectory, opts: AddressServiceOptions = {}): AddressService {
+  const checkOne = async (raw: string): Promise<AddressCheck> => {
+    const parsed = parseAddress(raw);
+    return blank(parsed) ? { ...matchAddress(parsed, []), parsed } : matchEitherWay(directory, parsed, await directory.find(parsed));
+  };
+  const checkAll = async (raws: readonly string[]): Promise<Map<string, AddressCheck | Error>> => {
+    const parsed = [...new Set(raws)].map(parseAddress);
+    const asked = parsed.filter((p) => !blank(p));
+    const found = new Map<ParsedAddress, DirectoryEntry[] | Error>();
+    if (directory.findMany && asked.length > 1) {
+      try {
+        const lists = await directory.findMany(asked);
+        asked.forEach((p, i) => found.set(p, lists[i]!));
+      } catch (err) {
+        for (const p of asked) found.set(p, toError(err));
+      }
+    } else {
+      // one at a time (a remote directory): a failed address does not fail the others
+      for (const p of asked) found.set(p, await directory.find(p).catch(toError));
+    }
+    const out = new Map<string, AddressCheck | Error>();
+    for (const p of parsed) {
+      const candidates = found.get(p) ?? [];
+      if (candidates instanceof Error) out.set(p.raw, candidates);
+      else if (blank(p)) out.set(p.raw, { ...matchAddress(p, []), parsed: p });
+      else out.set(p.raw, await matchEitherWay(directory, p, candidates).catch(toError));
+    }
+    return out;
+  };
+  const version = directory.version?.bind(directory);
+  if (!version || !opts.memo || opts.memo <= 0) return { source: directory.source, check: checkOne, checkMany: checkAll };
+
+  const memo = new CheckMemo(opts.memo);
   return {
     source: directory.source,
     async check(raw: string): Promise<AddressCheck> {
-      const parsed = parseAddress(raw);
-      return blank(parsed) ? { ...matchAddress(parsed, []), parsed } : matchEitherWay(directory, parsed, await directory.find(parsed));
+      const v = await version();
+      memo.at(v);
+      const kept = memo.get(raw);
+      if (kept) return kept;
+      const check = await checkOne(raw);
+      memo.set(raw, check, v);
+      return check;
     },
     async checkMany(raws: readonly string[]): Promise<Map<string, AddressCheck | Error>> {
-      const parsed = [...new Set(raws)].map(parseAddress);
-      const asked = parsed.filter((p) => !blank(p));
-      const found = new Map<ParsedAddress, DirectoryEntry[] | Error>();
-      if (directory.findMany && asked.length > 1) {
-        try {
-          const lists = await directory.findMany(asked);
-          asked.forEach((p, i) => found.set(p, lists[i]!));
-        } catch (err) {
-          for (const p of asked) found.set(p, toError(err));
-        }
-      } else {
-        // one at a time (a remote directory): a failed address does not fail the others
-        for (const p of asked) found.set(p, await directory.find(p).catch(toError));
-      }
+      // a directory that cannot say its version now fails the checks the same way without the memo
+      const v = await version().catch(() => null);
+      if (v === null) return checkAll(raws);
+      memo.at(v);
       const out = new Map<string, AddressCheck | Error>();
-      for (const p of parsed) {
-        const candidates = found.get(p) ?? [];
-        if (candidates instanceof Error) out.set(p.raw, candidates);
-        else if (blank(p)) out.set(p.raw, { ...matchAddress(p, []), parsed: p });
-        else out.set(p.raw, await matchEitherWay(directory, p, candidates).catch(toError));
+      const rest: string[] = [];
+      for (const raw of new Set(raws)) {
+        const kept = memo.get(raw);
+        if (kept) out.set(raw, kept);
+        else rest.push(raw);
+      }
+      if (rest.length === 0) return out;
+      for (const [raw, check] of await checkAll(rest)) {
+        out.set(raw, check);
+        if (!(check instanceof Error)) memo.set(raw, check, v);
       }
       return out;
     },

@@ -81,6 +81,11 @@ export class DirectoryMemory {
     this.#rows = opts.rows;
   }
 
+  /** The directory's version as last asked (refresh() asks it at most once a second). */
+  get version(): number {
+    return this.#kept.version;
+  }
+
   /** Drops what is kept when the directory has changed since (asked at most once a second). */
   async refresh(): Promise<void> {
     const now = this.#now();

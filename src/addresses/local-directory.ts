@@ -82,6 +82,12 @@ export class LocalDirectory implements AddressDirectory {
     return this.#find(q, limit, undefined);
   }
 
+  /** Raised by every write to the directory, in any process (asked of the store at most once a second). */
+  async version(): Promise<number> {
+    await this.#memory.refresh();
+    return this.#memory.version;
+  }
+
   /**
    * Asks from the most specific question to the broadest; each step answers null when it finds
    * nothing. `byRoad`: the answer to the first question (the building as written, in its

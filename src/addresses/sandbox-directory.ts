@@ -18,6 +18,11 @@ export class SandboxDirectory implements AddressDirectory {
     return Promise.resolve(findCandidates(sandboxWorld(), query, limit));
   }
 
+  /** the bundled world never changes */
+  version(): Promise<number> {
+    return Promise.resolve(0);
+  }
+
   close(): Promise<void> {
     return Promise.resolve();
   }

@@ -64,12 +64,19 @@ export interface RunningServer {
 }
 
 /**
+ * Address checks of single lookups kept in process (CheckMemo): ~1–2 KB each, so at most ~10 MB.
+ * A batch chunk's are checked in a thread, which keeps none (its addresses rarely repeat across
+ * chunks, and its heap is bounded).
+ */
+const SINGLE_CHECKS_KEPT = 5_000;
+
+/**
  * The address checks: batch chunks' in worker threads when the directory can be opened there
  * (the local one in a file or PostgreSQL, or the sandbox), else in-process (juso is a remote
  * service: threads would only wait on it).
  */
 function addressService(directory: AddressDirectory, config: Config, onError: (err: unknown) => void): AddressService & { close(): Promise<void> } {
-  const local = createAddressService(directory);
+  const local = createAddressService(directory, { memo: SINGLE_CHECKS_KEPT });
   const store = config.store;
   const setup: AddressThreadSetup | null =
     directory.source === 'sandbox' ? { directory: 'sandbox' } : directory.source === 'local' && !(store.kind === 'sqlite' && store.file === ':memory:') ? { directory: 'local', store } : null;

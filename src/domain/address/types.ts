@@ -86,6 +86,11 @@ export interface AddressDirectory {
   find(query: ParsedAddress, limit?: number): Promise<DirectoryEntry[]>;
   /** find() of each query, when the directory answers many at once for less than one at a time. */
   findMany?(queries: readonly ParsedAddress[], limit?: number): Promise<DirectoryEntry[][]>;
+  /**
+   * A number that changes whenever an answer of find() may have (a directory that can say so
+   * cheaply; at most about a second late): what was checked under one version holds under it.
+   */
+  version?(): Promise<number>;
   close(): Promise<void>;
 }
 

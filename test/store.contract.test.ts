@@ -183,6 +183,12 @@ describeEachStore('store contract', (kind) => {
     await store.labels.put(label({ accountId: b.id, rowId: 3, bno: '2208162517', addressKey: 'bld_9', bounced: true, features: {}, modelVersion: null }));
     assert.deepEqual(await store.labels.counts(b.id, '1248100998', 'bld_1'), { bizBounced: 2, bizDelivered: 0, bizGone: 2, bizAbsent: 0, addressBounced: 2, addressDelivered: 0 });
     assert.deepEqual(await store.labels.counts(b.id, '2208162517', 'bld_9'), { bizBounced: 1, bizDelivered: 0, bizGone: 1, bizAbsent: 0, addressBounced: 1, addressDelivered: 0 });
+    // a chunk's many mailings (lists of numbers and addresses) read what each alone reads (plain values)
+    const asked = [['1248100998', 'bld_1'], ['2208162517', 'bld_9'], ['2208162517', null], ['1248100998', 'bld_9'], ['9999999999', 'bld_0']] as const;
+    assert.deepEqual(
+      await store.labels.countsMany(b.id, asked.map(([bno, addressKey]) => ({ bno, addressKey }))),
+      await Promise.all(asked.map(([bno, addressKey]) => store.labels.counts(b.id, bno, addressKey))),
+    );
     const fit = await store.labels.forFit(1000);
     assert.ok(fit.some((f) => f.accountId === b.id && f.bounced && f.features.status_closed === 1));
     const ofB = fit.filter((f) => f.accountId === b.id);

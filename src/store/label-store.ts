@@ -69,11 +69,18 @@ export class LabelStore extends OverSql {
   async countsMany(accountId: string, mailings: readonly { bno: string; addressKey: string | null }[]): Promise<LabelCounts[]> {
     const bnos = [...new Set(mailings.map((m) => m.bno))];
     const keys = [...new Set(mailings.flatMap((m) => (m.addressKey === null ? [] : [m.addressKey])))];
+    // a single lookup's (POST /verify) by plain values: on SQLite the lists' json_each costs four
+    // times the statement itself (4.2 against 1.1 µs, measured alone)
+    const one = bnos.length === 1 && keys.length <= 1;
     const rows = await this.sql.all(
-      `SELECT kind, value, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'b_no' AND value = ANY(?::text[])
-       UNION ALL
-       SELECT kind, value, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'address' AND value = ANY(?::text[])`,
-      [accountId, bnos, accountId, keys],
+      one
+        ? `SELECT kind, value, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'b_no' AND value = ?
+           UNION ALL
+           SELECT kind, value, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'address' AND value = ?`
+        : `SELECT kind, value, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'b_no' AND value = ANY(?::text[])
+           UNION ALL
+           SELECT kind, value, bounced, delivered, gone, absent FROM label_tallies WHERE account_id = ? AND kind = 'address' AND value = ANY(?::text[])`,
+      one ? [accountId, bnos[0], accountId, keys[0] ?? null] : [accountId, bnos, accountId, keys],
     );
     const byNumber = new Map<string, Record<string, unknown>>();
     const byAddress = new Map<string, Record<string, unknown>>();

@@ -192,12 +192,12 @@ describe('NTS calls through the lane while the main thread is blocked', () => {
   });
 
   test('a slow NTS: an attempt\'s wait for a place in the lane does not count toward its timeout', T, async () => {
-    // one call on the wire at a time, 250 ms each, a 400 ms timeout: the second call waits
-    // ~250 ms for its place and is answered ~500 ms after it was handed over
-    const fake = await startFakeNts({ latencyMs: 250, serviceKey: 'key' });
+    // one call on the wire at a time, 500 ms each, an 800 ms timeout: the second call waits
+    // ~500 ms for its place and is answered ~1 s after it was handed over
+    const fake = await startFakeNts({ latencyMs: 500, serviceKey: 'key' });
     const faults: string[] = [];
     const registry = createRegistry({
-      serviceKey: 'key', baseUrl: fake.url, concurrency: 1, timeoutMs: 400,
+      serviceKey: 'key', baseUrl: fake.url, concurrency: 1, timeoutMs: 800,
       observer: { attempt: (outcome) => faults.push(outcome), budgetWait: () => {}, breaker: () => {} },
     });
     try {

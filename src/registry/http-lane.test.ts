@@ -106,7 +106,6 @@ describe('HttpLane: requests sent from a thread', () => {
       await new Promise((r) => setTimeout(r, 200));
       srv.held[0]!.end('a');
       await until(() => srv.held.length === 2, 'the second request');
-      const handedAt = performance.now();
       await new Promise((r) => setTimeout(r, 200));
       srv.held[1]!.end('b');
       // b was handed over ~400 ms before its answer, 200 of them on the wire
@@ -115,7 +114,6 @@ describe('HttpLane: requests sent from a thread', () => {
       // one never answered fails after its time on the wire, as fetch does on AbortSignal.timeout
       const c = await lane.fetch(`${srv.url}/c`, { method: 'POST', body: 'c' }).then(() => null, (e: unknown) => e);
       assert.ok(c instanceof Error && c.name === 'TimeoutError', `a TimeoutError, not ${String(c)}`);
-      assert.ok(performance.now() - handedAt >= 300 + 200 - 20);
       // …which the client reads as an NTS timeout
       const client = new NtsHttpClient({ serviceKey: 'key', baseUrl: srv.url, fetch: lane.fetch });
       const d = await client.callOnce([numberAt(1)], new AbortController().signal).then(() => null, (e: unknown) => e);

@@ -76,8 +76,8 @@ export function createStatusService(deps: StatusServiceDeps): StatusService {
     // Bulk lookups (batch chunks, watch rounds) ask for numbers that are rarely asked again soon;
     // keeping them would only flush the numbers single lookups keep asking for, and cost a
     // million-row batch a Map insert per number and a clear every HOT_MAX of them. A bulk job's
-    // small lookups (a chunk's unregistered numbers' neighbours) are no different: kept, they
-    // filled the hot cache with ~50,000 records (~35 MB) during every named batch.
+    // small lookups (a chunk's unregistered numbers' neighbours, ~45 a chunk) are no different:
+    // kept, they would fill the hot cache to HOT_MAX over a million-row named list.
     const keepHot = !opts.bulk && unique.length <= HOT_FILL_MAX;
     for (const [bno, c] of await cache.getCachedStatuses(toRead)) {
       // Synthetic sandbox statuses must never pass for NTS answers (or the reverse) after the

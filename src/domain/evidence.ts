@@ -4,7 +4,7 @@
 // same answer served again (a cached lookup, a job's rows, a re-read) is the same record, and a
 // batch row can name its record without one being stored per row. The record is signed as a
 // canonical JSON text; anyone with the service's public key can check it offline.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 
 /**
  * JSON with object keys sorted at every level and no whitespace: one text for one value, so a
@@ -30,7 +30,9 @@ export function canonicalJson(value: unknown): string {
   return `${out}}`;
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+// the one-shot form: a Hash object per call cost twice as much (1.8 against 0.8 µs a record's text),
+// and a batch chunk hashes two texts per number
+const sha256 = (text: string): string => hash('sha256', text, 'hex');
 
 /** What NTS answered, as one account was served it. */
 export interface EvidenceInput {

@@ -62,9 +62,10 @@ test('a refit learns the pair: its accounts rank held-out mail close to the trut
   const { model, offsets } = runFit({ base: PRIOR_MODEL, examples: train, now: NOW });
   const pair = pairName('missing_unit', 'trade_food');
   assert.ok(model.pairs?.some(([a, b]) => a === 'missing_unit' && b === 'trade_food'), JSON.stringify(model.pairs));
-  // four accounts of one world: the shared weight stays within the cross-account bound, and each
-  // account's own adjustment learns the pair from its 2,000 labels
-  for (const o of offsets) assert.ok(o.weights[pair]! > 1, `${o.accountId}: pair shift ${o.weights[pair]}`);
+  // four accounts of one world, each showing the pair: the shared model learns it (they agree, so
+  // none moves the others far by itself), and each account's own adjustment adds what is left
+  assert.ok(model.weights[pair]! > 1, `shared pair weight ${model.weights[pair]}`);
+  for (const o of offsets) assert.ok(model.weights[pair]! + (o.weights[pair] ?? 0) > 1.4, `${o.accountId}: pair shift ${o.weights[pair]}`);
   const adjustment = new Map(offsets.map((o) => [o.accountId, o]));
   const probOf = (e: (typeof heldOut)[number]) => {
     const f = withPairs(model.pairs, new Map(Object.entries(e.features)));

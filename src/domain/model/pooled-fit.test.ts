@@ -78,3 +78,32 @@ test('what every account sees is still learned: a shared effect the prior underr
     assert.ok(moved <= 0.02, `leaving out ${left} moves a probability by ${moved.toFixed(4)}`);
   }
 });
+
+test('an attacker among honest accounts: it moves no one by more than 0.02, the honest accounts are still learned from, and none of them moves the others by more than 0.02', () => {
+  const truth = { missing_unit: 1.5, missing_building_number: 1 };
+  const honestOnes = new Map(['a', 'b', 'c', 'd', 'e', 'f'].map((a, i) => [a, honest(40 + i, 1500, truth)] as const));
+  const accounts = new Map([...honestOnes, ['attacker', adversarial(20_000)]]);
+  const fit = fitPooled(PRIOR_MODEL, accounts, { now: NOW });
+  const without = fitPooled(PRIOR_MODEL, honestOnes, { now: NOW }).model;
+  const moved = largestDifference(fit.model, without);
+  assert.ok(moved <= 0.02, `the attacker moved a probability by ${moved.toFixed(4)}`);
+  // the shared effect every honest account shows is learned despite the attacker (it was 1.11 of the true 2.0 when the
+  // attacker dragged every honest account's weight down with its own)
+  assert.ok(fit.model.weights.missing_unit! > PRIOR_MODEL.weights.missing_unit! + 1, `missing_unit ${fit.model.weights.missing_unit}`);
+  for (const left of ['a', 'b', 'c']) {
+    const rest = new Map([...accounts].filter(([a]) => a !== left));
+    const byOne = largestDifference(fit.model, fitPooled(PRIOR_MODEL, rest, { now: NOW }).model);
+    assert.ok(byOne <= 0.02, `leaving out ${left} moves a probability by ${byOne.toFixed(4)}`);
+  }
+});
+
+test('with just enough accounts for the shared model, leaving one out returns it to its base: the whole shift stays within the bound', () => {
+  const truth = { missing_unit: 1.5, missing_building_number: 1 };
+  const accounts = new Map(['a', 'b', 'c'].map((a, i) => [a, honest(20 + i, 1500, truth)] as const));
+  const fit = fitPooled(PRIOR_MODEL, accounts, { now: NOW });
+  const two = fitPooled(PRIOR_MODEL, new Map([...accounts].slice(1)), { now: NOW }).model;
+  assert.deepEqual(two.weights, PRIOR_MODEL.weights);
+  const moved = largestDifference(fit.model, two);
+  assert.ok(moved <= 0.02, `leaving out a moves a probability by ${moved.toFixed(4)}`);
+  assert.ok(fit.model.weights.missing_unit! > PRIOR_MODEL.weights.missing_unit!, 'labels still move it, as far as the bound allows');
+});

@@ -47,6 +47,26 @@ describeEachStore('office files: sheets, totals, lost zeros, missing columns', (
     assert.ok(notice(done.body, 'sheet_chosen'), 'the status says it too');
   });
 
+  test('a 안내 sheet before a list of thousands of rows: every row is read (the sheet is read again after the probe looked at its first rows)', async () => {
+    const wb = new ExcelJS.Workbook();
+    wb.addWorksheet('안내').addRow(['거래처 목록 작성 안내']);
+    const list = wb.addWorksheet('거래처목록');
+    list.addRow(['사업자번호', '상호']);
+    const rows = 3_000;
+    // more than one read of the spooled sheet (64 KiB) and far more than the probe's first rows
+    for (let i = 0; i < rows; i++) {
+      const nine = String(200_000_000 + i * 7_919).slice(0, 9);
+      list.addRow([`${nine}${checkDigitOf(nine)}`, '']);
+    }
+    const res = await upload(srv.url, key, { name: 'office.xlsx', body: Buffer.from(await wb.xlsx.writeBuffer()) });
+    assert.equal(res.status, 202, JSON.stringify(res.body));
+    assert.equal(res.body.total, rows);
+    assert.equal(res.body.file.sheet, '거래처목록');
+    const done = await waitForJob(srv.url, key, res.body.job_id);
+    assert.equal(done.body.status, 'done');
+    assert.equal(Object.values(done.body.counts.biz_status as Record<string, number>).reduce((a, n) => a + n, 0), rows);
+  });
+
   test('a workbook with no sheet holding a number column: 400 naming every sheet, no job', async () => {
     const jobCount = async () => ((await fetch(`${srv.url}/batch?limit=100`, { headers: { 'x-api-key': key } }).then((r) => r.json())) as { jobs: unknown[] }).jobs.length;
     const jobsBefore = await jobCount();

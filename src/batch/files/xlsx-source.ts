@@ -7,11 +7,11 @@
 // here are pinned by the exact exceljs version in package.json.
 
 import { randomUUID } from 'node:crypto';
-import { close, createReadStream, open, unlink } from 'node:fs';
+import { close, open, read, unlink } from 'node:fs';
 import { promisify } from 'node:util';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
 import ExcelJS from 'exceljs';
 import { cellRaw, rawText, type RawCell } from './cell-text.ts';
 import { formatNumber } from './number-format.ts';
@@ -199,8 +199,26 @@ type SheetInfo = { name: string; hidden: boolean; part: string };
 
 const visibleNames = (sheets: SheetInfo[] | null): string[] => (sheets ?? []).filter((s) => !s.hidden).map((s) => s.name);
 
+const readAt = promisify(read);
+
+/**
+ * The bytes of a spooled file from its start, by positional reads. Not an fs read stream: one that
+ * is destroyed before its end (a probe stops after a sheet's first rows) closes its descriptor
+ * even with autoClose false, and the sheet chosen could then not be read again (EBADF: every
+ * workbook with a 안내 sheet and a list of more than a few rows was refused as unreadable).
+ */
+async function* bytesOf(fd: number): AsyncGenerator<Buffer> {
+  for (let at = 0; ;) {
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    const { bytesRead } = await readAt(fd, buf, 0, buf.length, at);
+    if (bytesRead === 0) return;
+    at += bytesRead;
+    yield buf.subarray(0, bytesRead);
+  }
+}
+
 /** A spooled sheet read again from its start: its bytes were counted as they inflated, its elements are counted now. */
-const spooledText = (fd: number) => meteredText(createReadStream('', { fd, start: 0, autoClose: false, highWaterMark: 64 * 1024 }), new InflateBudget(Infinity), 'sheet');
+const spooledText = (fd: number) => meteredText(Readable.from(bytesOf(fd), { objectMode: false }), new InflateBudget(Infinity), 'sheet');
 
 async function* generate(body: Readable, opts: XlsxOptions, onSheet: (name: string, sheets: string[], byContent: boolean) => void): AsyncGenerator<RawCell[]> {
   const reader = newReader();

@@ -101,7 +101,7 @@ export function statusReason(status: BizStatus, record: NtsRecord | null, locale
     case 'invalid':
       return formatReason(
         'invalid', 0,
-        locale === 'ko' ? '사업자등록번호 검증번호가 맞지 않음 (국세청 조회 안 함)' : 'check digit does not match (not sent to the NTS)',
+        locale === 'ko' ? '유효한 사업자등록번호가 아님: 10자리 숫자가 아니거나 검증번호가 맞지 않음 (국세청 조회 안 함)' : 'not a valid business number: not ten digits, or the check digit does not match (not sent to the NTS)',
         'input',
       );
     case 'unknown':

@@ -81,7 +81,7 @@ export const FEATURE_TEXT = {
   status_invalid: {
     label: 'invalid',
     source: 'input',
-    text: fixed('사업자등록번호 검증번호가 맞지 않음 (국세청 조회 안 함)', 'check digit does not match (not sent to the NTS)'),
+    text: fixed('유효한 사업자등록번호가 아님: 10자리 숫자가 아니거나 검증번호가 맞지 않음 (국세청 조회 안 함)', 'not a valid business number: not ten digits, or the check digit does not match (not sent to the NTS)'),
   },
   closed_recent: recency('closed_recent', '폐업 12개월 이내', 'closed within the last 12 months'),
   closed_old: recency('closed_old', '폐업 후 3년 넘게 지남', 'closed more than 3 years ago'),

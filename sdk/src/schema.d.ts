@@ -895,7 +895,7 @@ export interface paths {
                 /** @description the file has both a representative and an opening-date column: rows that fill both are checked by NTS 진위확인 (a `validation` field) */
                 validates: boolean;
                 sheet: string | null;
-                /** @description what reading the file decided on its own: a missing name or address column (rows are then assessed without it), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero */
+                /** @description what reading the file decided on its own: a missing address column (rows are then assessed without an address check), a missing name column (rows then get their status alone: only a row with a name is assessed), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero */
                 notices: ({
                     code: "sheet_chosen" | "no_address_column" | "no_name_column" | "total_rows_skipped" | "numbers_zero_padded";
                     message: string;
@@ -1070,7 +1070,7 @@ export interface paths {
               address_column: string | null;
               representative_column: string | null;
               opening_date_column: string | null;
-              /** @description what reading the file decided on its own: a missing name or address column (rows are then assessed without it), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero */
+              /** @description what reading the file decided on its own: a missing address column (rows are then assessed without an address check), a missing name column (rows then get their status alone: only a row with a name is assessed), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero */
               notices: ({
                   code: "sheet_chosen" | "no_address_column" | "no_name_column" | "total_rows_skipped" | "numbers_zero_padded";
                   message: string;
@@ -1246,7 +1246,7 @@ export interface paths {
                 /** @description the file has both a representative and an opening-date column: rows that fill both are checked by NTS 진위확인 (a `validation` field) */
                 validates: boolean;
                 sheet: string | null;
-                /** @description what reading the file decided on its own: a missing name or address column (rows are then assessed without it), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero */
+                /** @description what reading the file decided on its own: a missing address column (rows are then assessed without an address check), a missing name column (rows then get their status alone: only a row with a name is assessed), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero */
                 notices: ({
                     code: "sheet_chosen" | "no_address_column" | "no_name_column" | "total_rows_skipped" | "numbers_zero_padded";
                     message: string;

@@ -25,7 +25,7 @@ const FileInfo = Type.Object({
       row_ids: Type.Optional(Type.Array(Type.Integer(), { description: 'the first few rows concerned' })),
       examples: Type.Optional(Type.Array(Type.String(), { description: 'the first few skipped rows as they read' })),
     }),
-    { description: 'what reading the file decided on its own: a missing name or address column (rows are then assessed without it), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero' },
+    { description: 'what reading the file decided on its own: a missing address column (rows are then assessed without an address check), a missing name column (rows then get their status alone: only a row with a name is assessed), the sheet picked, total rows skipped, 9-digit numbers read with their leading zero' },
   ),
 });
 
@@ -42,7 +42,7 @@ export function fileNotices(job: Pick<BatchJob, 'chosen' | 'fileReport'>): FileN
     out.push({ code: 'no_address_column', message: '주소 열을 찾지 못해 주소 없이 판정했습니다: 반송 위험이 주소 확인 없이 계산되고 교정 주소가 없습니다. 주소 열이 있다면 address_column으로 지정해 주세요.' });
   }
   if (!job.chosen.name) {
-    out.push({ code: 'no_name_column', message: '상호 열을 찾지 못해 상호 없이 판정했습니다. 상호 열이 있다면 name_column으로 지정해 주세요.' });
+    out.push({ code: 'no_name_column', message: '상호 열을 찾지 못해 국세청 상태만 조회했습니다: 반송 위험 판정은 상호가 있는 행에만 합니다. 상호 열이 있다면 name_column으로 지정해 주세요.' });
   }
   if (r && r.totalRows > 0) {
     out.push({ code: 'total_rows_skipped', message: `합계·소계 행 ${r.totalRows.toLocaleString('ko-KR')}개는 거래처가 아니어서 건너뛰었습니다 (조회·과금 없음).`, count: r.totalRows, examples: r.totalRowTexts });

@@ -95,7 +95,6 @@ describe('address service edges', () => {
 });
 
 describe('the sandbox keeps to the written 시도', () => {
-  const service = createAddressService(new SandboxDirectory());
   test('a road name found only in another 시도, or a typo away there, is not a correction', async () => {
     // 중앙로 1 exists in 서울 동작구; nothing in 전북 익산시 is near it
     const moved = await service.check('전북 익산시 중앙로 1 B동 203호');

@@ -35,7 +35,12 @@ const ROUNDS = 24;
 // accounts' sampling noise alone (~0.01 on some rows with 1,500 labels each among six) kept them
 // over the aim however far they were scaled down together (scaling all alike leaves each one's
 // share as it was), so the shared model learned next to nothing beside an attacker, and the real
-// effect of leaving an honest account out was 0.029; at 0.7 it was 0.015 (pooled-fit.test.ts)
+// effect of leaving an honest account out was 0.029; at 0.7 it was 0.015 (pooled-fit.test.ts).
+// The margin is thin and depends on the base: with the prior made less sure (bench/RESULTS.md,
+// session 21) the same attacker moved the others by 0.022 at this aim. The weights this rule
+// reaches jump with small changes in the labels (an attacker's presence changes the honest
+// accounts' weights, an effect the estimate does not see); a rule whose weights move smoothly is
+// what would make the bound hold by construction.
 const AIM = 0.7;
 
 export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, readonly Example[]>, opts: PooledOptions): PooledFit {
@@ -71,7 +76,9 @@ const bare = (idx: number[]): Row => ({ idx: Int32Array.from(idx), val: Float64A
 
 /**
  * Per account: the largest change its labels make to the probability of any reference row.
- * `examples` are the accounts' labels, weighed, in the order of `accounts`.
+ * `examples` are the accounts' labels, weighed, in the order of `accounts`. `cliff`: the model
+ * leaving any one account out returns to (exactly minAccounts accounts), whose distance from the
+ * fit is then every account's effect.
  */
 function crossEffects(model: ModelParams, examples: readonly Example[], accounts: readonly (readonly [string, readonly Example[]])[], opts: FitOptions, cliff: ModelParams | null): Map<string, number> {
   const d = designOf(model, examples);
@@ -81,6 +88,15 @@ function crossEffects(model: ModelParams, examples: readonly Example[], accounts
   const reference = new Map<string, Row>([['', bare([])]]);
   for (let j = 1; j < n; j++) reference.set(`#${j}`, bare([j]));
   for (const r of d.rows) reference.set(`${r.idx.join()}/${r.val.join()}`, r);
+
+  const out = new Map<string, number>();
+  if (cliff) {
+    const b = parametersOf(cliff, d);
+    let shift = 0;
+    for (const r of reference.values()) shift = Math.max(shift, Math.abs(sigmoid(linear(theta, r)) - sigmoid(linear(b, r))));
+    for (const [a] of accounts) out.set(a, shift);
+    return out;
+  }
 
   // the fit's curvature, in total and per account
   const total = new Float64Array(n * n);
@@ -102,14 +118,6 @@ function crossEffects(model: ModelParams, examples: readonly Example[], accounts
     return { a, h, g };
   });
 
-  const out = new Map<string, number>();
-  if (cliff) {
-    const b = parametersOf(cliff, d);
-    let shift = 0;
-    for (const r of reference.values()) shift = Math.max(shift, Math.abs(sigmoid(linear(theta, r)) - sigmoid(linear(b, r))));
-    for (const { a } of parts) out.set(a, shift);
-    return out;
-  }
   for (const { a, h, g } of parts) {
     // what the fit would move by without this account: one Newton step of the others' objective
     const delta = solveSpd(total.map((v, i) => v - h[i]!), g, n);

@@ -94,6 +94,17 @@ describeEachStore('POST /batch/{job_id}/labels', (kind) => {
     assert.deepEqual(res.body.rejected.map((r: { at: number; code: string }) => [r.at, r.code]), [[3, 'not_in_job'], [4, 'no_row']]);
   });
 
+  test('a file whose 행번호 is not a row number (0, -5, abc): that row is rejected, not labelled by its number alone', async () => {
+    const was = await tallies();
+    const csv = ['행번호,사업자등록번호,반송사유', `0,${fixed('closed')},이사불명`, `abc,${fixed('suspended')},폐문부재`, `-5,${fixed('unregistered')},수취인불명`].join('\n');
+    const res = await upload(srv.url, key, { name: '반송.csv', body: csv, type: 'text/csv' }, `/${job}/labels`);
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(res.body.recorded, 0);
+    assert.deepEqual(res.body.rejected.map((r: { at: number; code: string }) => [r.at, r.code]), [[1, 'no_row'], [2, 'no_row'], [3, 'no_row']]);
+    assert.match(res.body.rejected[1].detail, /"abc" is not a row number/);
+    assert.deepEqual(await tallies(), was, 'nothing was recorded');
+  });
+
   test('the job’s own results download, sent back as XLSX with a 배달결과 column filled in', async () => {
     const download = await fetch(`${srv.url}/batch/${job}/results?format=json`, { headers: { 'x-api-key': key } });
     const rows = (await download.json()) as Record<string, unknown>[];
@@ -139,6 +150,13 @@ describeEachStore('POST /batch/{job_id}/labels', (kind) => {
     const noNumber = await upload(srv.url, key, { name: 'x.csv', body: '메모,반송사유\n가,이사불명\n' }, `/${job}/labels`);
     assert.equal(noNumber.status, 400);
     assert.equal((await tallies()).labels, 6, 'nothing recorded by any refused request');
+  });
+  test('a delivered letter has no cause of return, by the single route as in bulk', async () => {
+    const one = await call(srv.url, 'POST', `/batch/${job}/label`, { key, body: { row_id: 6, bounced: false, reason: '이사불명' } });
+    assert.equal(one.status, 200, JSON.stringify(one.body));
+    assert.equal(one.body.cause, null);
+    const many = await post([{ row_id: 7, bounced: false, reason: '이사불명' }]);
+    assert.deepEqual([many.body.delivered, many.body.causes], [1, {}]);
   });
 });
 

@@ -133,7 +133,8 @@ export class BatchService {
     if (!row) throw new AppError('not_found', `job ${job.id} has no row ${l.rowId} (it has ${job.total})`);
     if (!row.processed) throw new AppError('conflict', `row ${row.rowId} has not been processed yet; label it once the job has reached it`);
     const at = this.#now().toISOString();
-    const cause = causeOf(l.reason);
+    // a delivered letter has no cause of return, whatever its reason says (as labelMany records it)
+    const cause = l.bounced ? causeOf(l.reason) : null;
     const { replaced } = await this.#store.labels.put(labelRecord(account, job, row, { bounced: l.bounced, reason: l.reason, cause }, at));
     return { job, rowId: row.rowId, replaced, modelVersion: row.modelVersion, cause, at };
   }
@@ -153,7 +154,9 @@ export class BatchService {
       const named = causeOf(item.reason);
       // any reason but a delivery is why the mail came back, even one we have no cause for (기타)
       const bounced = item.bounced ?? (named === null ? bouncedOf(item.reason) : true) ?? defaultBounced;
-      if (item.rowId === null && item.bno === null) reject(item, 'no_row', 'give row_id or b_no');
+      // a row id written but not a row's: not read as absent (the number alone would label every row holding it)
+      if (item.rowId === null && item.rowIdWritten) reject(item, 'no_row', `"${item.rowIdWritten}" is not a row number (row_id counts from 1)`);
+      else if (item.rowId === null && item.bno === null) reject(item, 'no_row', 'give row_id or b_no');
       else if (bounced === null) reject(item, 'no_outcome', 'give bounced, a 반송 사유 as reason, or the outcome for the whole request');
       else ready.push({ item, bounced, cause: bounced ? named : null });
     }

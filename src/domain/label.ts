@@ -43,6 +43,8 @@ export interface LabelItem {
   /** 1-based position in the request, or the file's data row, for reporting */
   at: number;
   rowId: number | null;
+  /** the row id cell as written, when the file has one that is not a row number (0, -5, 'abc') */
+  rowIdWritten?: string;
   /** ten digits, or the cell as written when it is not a business number */
   bno: string | null;
   /** null: take it from the reason (a 반송 사유 is a bounce), or the request's default */

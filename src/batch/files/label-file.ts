@@ -38,7 +38,9 @@ export async function readLabelFile(opened: OpenedRows): Promise<LabelFile> {
     const cell = (h: string | null) => (h === null ? undefined : row.cells[h]);
     const raw = row.bnoRaw.trim();
     const reason = cell(columns.reason)?.trim() || null;
-    items.push({ at: row.rowId, rowId: positiveInt(cell(columns.rowId)), bno: row.bno ?? (raw === '' ? null : raw), bounced: bouncedOf(cell(columns.outcome)), reason });
+    const written = cell(columns.rowId)?.trim() ?? '';
+    const rowId = positiveInt(written);
+    items.push({ at: row.rowId, rowId, ...(rowId === null && written !== '' ? { rowIdWritten: written } : {}), bno: row.bno ?? (raw === '' ? null : raw), bounced: bouncedOf(cell(columns.outcome)), reason });
   }
   return { items, columns };
 }

@@ -21,7 +21,11 @@ function columnOf(headers: readonly string[], labels: readonly string[]): string
   return null;
 }
 
-const positiveInt = (s: string | undefined): number | null => (s !== undefined && /^\s*\d{1,10}\s*$/.test(s) && Number(s) >= 1 && Number(s) <= 2_147_483_647 ? Number(s) : null);
+/** A row number as a sheet shows it: digits, with thousands separators when its format has them ("1,234"). */
+function positiveInt(s: string | undefined): number | null {
+  const digits = s?.trim().replace(/^(\d{1,3})((?:,\d{3})+)$/, (_, head: string, rest: string) => head + rest.replaceAll(',', ''));
+  return digits !== undefined && /^\d{1,10}$/.test(digits) && Number(digits) >= 1 && Number(digits) <= 2_147_483_647 ? Number(digits) : null;
+}
 
 export interface LabelFile {
   items: LabelItem[];

@@ -73,6 +73,7 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
   const inScope = (e: DirectoryEntry): boolean =>
     (q.sido === null || e.sido === q.sido) && (q.sigungu === null || sigunguAgrees(q.sigungu, e.sigungu));
   const numberFits = (e: DirectoryEntry): boolean => q.road === null || e.buildingMain === q.road.main;
+  const numberFitsInSido = (e: DirectoryEntry): boolean => numberFits(e) && (q.sido === null || e.sido === q.sido);
 
   const roadName = q.road?.name ?? q.roadNameOnly;
   if (roadName !== null) {
@@ -83,11 +84,11 @@ export function findCandidates(world: SandboxWorld, q: ParsedAddress, limit: num
     // the road elsewhere only when it is not there: as the local directory, from the most specific
     // question to the broadest (the nationwide list of a common road name is hundreds of buildings)
     // — within the written 시도 (a wrong or outdated 시군구), never in another one
-    if (pool.size === 0) add(world.byRoad.get(roadName), (e) => numberFits(e) && (q.sido === null || e.sido === q.sido));
+    if (pool.size === 0) add(world.byRoad.get(roadName), numberFitsInSido);
     // a typo, or a road that is not where the input says: similar names too, within the written
     // 시도 (전북 익산시 중앙로 1 is not 서울 동작구 중앙로 1)
     if (![...pool.values()].some(inScope)) {
-      for (const other of nearRoads(world).near(roadName)) add(world.byRoad.get(other), (e) => numberFits(e) && (q.sido === null || e.sido === q.sido));
+      for (const other of nearRoads(world).near(roadName)) add(world.byRoad.get(other), numberFitsInSido);
     }
     // no number but the building's name ("매영로 (영통중앙상가)"): the buildings of that name on the road, when it has one
     if (q.road === null && q.buildingName !== null) {

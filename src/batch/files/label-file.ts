@@ -22,9 +22,9 @@ function columnOf(headers: readonly string[], labels: readonly string[]): string
 }
 
 /** A row number as a sheet shows it: digits, with thousands separators when its format has them ("1,234"). */
-function positiveInt(s: string | undefined): number | null {
-  const digits = s?.trim().replace(/^(\d{1,3})((?:,\d{3})+)$/, (_, head: string, rest: string) => head + rest.replaceAll(',', ''));
-  return digits !== undefined && /^\d{1,10}$/.test(digits) && Number(digits) >= 1 && Number(digits) <= 2_147_483_647 ? Number(digits) : null;
+function positiveInt(s: string): number | null {
+  const digits = s.replace(/^(\d{1,3})((?:,\d{3})+)$/, (_, head: string, rest: string) => head + rest.replaceAll(',', ''));
+  return /^\d{1,10}$/.test(digits) && Number(digits) >= 1 && Number(digits) <= 2_147_483_647 ? Number(digits) : null;
 }
 
 export interface LabelFile {

@@ -56,8 +56,12 @@ for (const kind of ['postgres', 'sqlite'] as const) {
       // that vary, which can carry one call over a second's edge: hence LIMIT + 1. Without a
       // shared budget the processes would send LIMIT each, or (no budget) everything at once.
       assert.ok(busiest <= LIMIT + 1, `busiest second had ${busiest} calls`);
-      // and the calls really were spread out: n calls need (n - 1) intervals (less some jitter)
-      assert.ok(spanMs >= ((arrivals.length - 1) * 1000) / LIMIT - 150, `${arrivals.length} calls within ${spanMs} ms`);
+      // and the calls really were spread out: n calls need (n - 1) intervals. Each call leaves
+      // after its slot, never before, by however long its process takes to hear the reservation
+      // and wake up: on a loaded two-core machine (three servers, PostgreSQL and the runner) that
+      // was 163 ms for one call once, so allow two intervals' worth. Unbudgeted, the same calls
+      // take well under a second.
+      assert.ok(spanMs >= ((arrivals.length - 3) * 1000) / LIMIT, `${arrivals.length} calls within ${spanMs} ms`);
       // and the demand was real: every lookup's number reached NTS, in however few calls the
       // coalescer packed them (a loaded machine packs more into each while they wait for a slot)
       const asked = new Set(nts.received.flat()).size;

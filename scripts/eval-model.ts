@@ -19,11 +19,12 @@ import { writeAddressDbFixture } from '../src/addresses/address-db-fixture.ts';
 import { auc, expectedCalibrationError, logLoss } from '../src/domain/model/metrics.ts';
 import { GRADE_BANDS } from '../src/domain/model/grades.ts';
 import { fitGlobal } from '../src/domain/model/fit.ts';
+import { PRIOR_MODEL } from '../src/domain/model/prior.ts';
 import { score as scoreTerms, sigmoid } from '../src/domain/model/score.ts';
 import { startFakeNts } from '../src/registry/fake-nts-server.ts';
 import iconv from 'iconv-lite';
 import { startChild } from '../bench/lib.ts';
-import { buildIndependentWorld, type Mailing as IndependentMailing } from './eval/independent-world.ts';
+import { buildIndependentWorld, type Mailing as IndependentMailing, VISIBLE_TRUTH } from './eval/independent-world.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
 
 const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
@@ -263,6 +264,39 @@ async function runWorld(key: string): Promise<void> {
       const free = fitGlobal({ version: 'free', kind: 'global', intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() }, examples, { now: AS_OF, interceptPrecision: 1 });
       const q = lastScored.flatMap((sc, a) => sc.results.map((r) => sigmoid(scoreTerms(free, termsOf(r, a)).logit)));
       console.log(`  our terms, fitted freely on all ${examples.length} pool labels (account by account too): AUC ${auc(q, y).toFixed(3)}`);
+      // the most a prior could say before labels: the same terms, one shared copy, no account's
+      const shared = (f: Map<string, number>) => new Map([...f].filter(([k]) => !/^\d+:/.test(k)));
+      const one = fitGlobal({ version: 'free', kind: 'global', intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() }, examples.map((e) => ({ ...e, features: shared(e.features) })), { now: AS_OF, interceptPrecision: 1 });
+      const q1 = lastScored.flatMap((sc, a) => sc.results.map((r) => sigmoid(scoreTerms(one, shared(termsOf(r, a))).logit)));
+      console.log(`  our terms, one shared copy fitted freely on the pool labels (what a prior could reach): AUC ${auc(q1, y).toFixed(3)}`);
+      const support = new Map<string, number>();
+      for (const e of examples) for (const k of shared(e.features).keys()) support.set(k, (support.get(k) ?? 0) + 1);
+      const prior = PRIOR_MODEL.weights as Record<string, number>;
+      const diffs = [...support].filter(([, n]) => n >= 50).map(([k, n]) => ({ k, n, prior: prior[k] ?? 0, fitted: one.weights[k] ?? 0 }));
+      diffs.sort((a, b) => Math.abs(b.fitted - b.prior) * Math.sqrt(b.n) - Math.abs(a.fitted - a.prior) * Math.sqrt(a.n));
+      console.log(`  intercept: prior ${PRIOR_MODEL.intercept.toFixed(2)}, fitted ${one.intercept.toFixed(2)}; terms (labels, prior → fitted):`);
+      for (const d of diffs.slice(0, 25)) console.log(`    ${d.k} (${d.n}): ${d.prior.toFixed(2)} → ${d.fitted.toFixed(2)}`);
+      if (independent) {
+        // the most any model could reach from what can be known: the world's visible truth (each
+        // key by value, the closure's age only when NTS reports it) fitted on the pools' outcomes
+        const visible = (m: IndependentMailing, a: number | null): Map<string, number> => {
+          const f = new Map<string, number>();
+          for (const k of VISIBLE_TRUTH) {
+            const v = k === 'closedAgo' && m.truth.nts !== '03' ? '-' : String(m.truth[k]);
+            f.set(`${k}=${v}`, 1);
+            if (a !== null) f.set(`${a}:${k}=${v}`, 1);
+          }
+          if (a !== null) f.set(`${a}:`, 1);
+          return f;
+        };
+        const bare = { version: 'free', kind: 'global' as const, intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() };
+        for (const perAccount of [false, true]) {
+          const ex = independent.pool.flatMap((pl, a) => pl.map((m) => ({ features: visible(m, perAccount ? a : null), bounced: m.bounced })));
+          const fit = fitGlobal(bare, ex, { now: AS_OF, interceptPrecision: 1 });
+          const q2 = independent.test.flatMap((t, a) => t.map((m) => sigmoid(scoreTerms(fit, visible(m, perAccount ? a : null)).logit)));
+          console.log(`  the world's visible truth fitted freely on the pool labels${perAccount ? ' (account by account too)' : ''}: AUC ${auc(q2, y).toFixed(3)}`);
+        }
+      }
     }
     const truth = testRows.map((m) => m.p);
     const rate = y.filter(Boolean).length / y.length;

@@ -42,6 +42,14 @@ export interface Mailing {
   bounced: boolean;
 }
 
+/**
+ * The keys of a mailing's truth that someone holding the list, the registry's answers and the
+ * directory could know or work out: what the business is (entity, trade, premises, building),
+ * how the address is written and damaged, what NTS answers and since when. The rest (whether it
+ * moved, a closure NTS has not filed, who is at the address now, the list's age) is hidden.
+ */
+export const VISIBLE_TRUTH = ['nts', 'entity', 'trade', 'premise', 'kind', 'rural', 'damage', 'unitMissing', 'form', 'zip', 'closedAgo'] as const;
+
 export interface IndependentWorld {
   name: string;
   description: string;

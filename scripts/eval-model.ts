@@ -70,6 +70,21 @@ type Row = Mailing | IndependentMailing;
 const brier = (p: number[], y: boolean[]) => p.reduce((s, x, i) => s + (x - (y[i] ? 1 : 0)) ** 2, 0) / p.length;
 
 /** The terms a row's reasons name, and the account's own copy of each (eval:model's free-fit yardstick). */
+/** A row's terms without any account's own copies. */
+const shared = (f: Map<string, number>) => new Map([...f].filter(([k]) => !/^\d+:/.test(k)));
+
+/** The independent world's visible truth as terms (each key by value; the closure's age only when NTS reports it), with account a's copies. */
+const visible = (m: IndependentMailing, a: number | null): Map<string, number> => {
+  const f = new Map<string, number>();
+  for (const k of VISIBLE_TRUTH) {
+    const v = k === 'closedAgo' && m.truth.nts !== '03' ? '-' : String(m.truth[k]);
+    f.set(`${k}=${v}`, 1);
+    if (a !== null) f.set(`${a}:${k}=${v}`, 1);
+  }
+  if (a !== null) f.set(`${a}:`, 1);
+  return f;
+};
+
 const termsOf = (r: { reasons: string | null }, a: number): Map<string, number> => {
   const f = new Map<string, number>();
   for (const m of (r.reasons ?? '').matchAll(/\[([a-z_]+) [+-]/g)) {
@@ -265,13 +280,12 @@ async function runWorld(key: string): Promise<void> {
       const q = lastScored.flatMap((sc, a) => sc.results.map((r) => sigmoid(scoreTerms(free, termsOf(r, a)).logit)));
       console.log(`  our terms, fitted freely on all ${examples.length} pool labels (account by account too): AUC ${auc(q, y).toFixed(3)}`);
       // the most a prior could say before labels: the same terms, one shared copy, no account's
-      const shared = (f: Map<string, number>) => new Map([...f].filter(([k]) => !/^\d+:/.test(k)));
       const one = fitGlobal({ version: 'free', kind: 'global', intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() }, examples.map((e) => ({ ...e, features: shared(e.features) })), { now: AS_OF, interceptPrecision: 1 });
       const q1 = lastScored.flatMap((sc, a) => sc.results.map((r) => sigmoid(scoreTerms(one, shared(termsOf(r, a))).logit)));
       console.log(`  our terms, one shared copy fitted freely on the pool labels (what a prior could reach): AUC ${auc(q1, y).toFixed(3)}`);
       const support = new Map<string, number>();
       for (const e of examples) for (const k of shared(e.features).keys()) support.set(k, (support.get(k) ?? 0) + 1);
-      const prior = PRIOR_MODEL.weights as Record<string, number>;
+      const prior: Readonly<Record<string, number>> = PRIOR_MODEL.weights;
       const diffs = [...support].filter(([, n]) => n >= 50).map(([k, n]) => ({ k, n, prior: prior[k] ?? 0, fitted: one.weights[k] ?? 0 }));
       diffs.sort((a, b) => Math.abs(b.fitted - b.prior) * Math.sqrt(b.n) - Math.abs(a.fitted - a.prior) * Math.sqrt(a.n));
       console.log(`  intercept: prior ${PRIOR_MODEL.intercept.toFixed(2)}, fitted ${one.intercept.toFixed(2)}; terms (labels, prior → fitted):`);
@@ -279,22 +293,12 @@ async function runWorld(key: string): Promise<void> {
       if (independent) {
         // the most any model could reach from what can be known: the world's visible truth (each
         // key by value, the closure's age only when NTS reports it) fitted on the pools' outcomes
-        const visible = (m: IndependentMailing, a: number | null): Map<string, number> => {
-          const f = new Map<string, number>();
-          for (const k of VISIBLE_TRUTH) {
-            const v = k === 'closedAgo' && m.truth.nts !== '03' ? '-' : String(m.truth[k]);
-            f.set(`${k}=${v}`, 1);
-            if (a !== null) f.set(`${a}:${k}=${v}`, 1);
-          }
-          if (a !== null) f.set(`${a}:`, 1);
-          return f;
-        };
         const bare = { version: 'free', kind: 'global' as const, intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() };
-        for (const perAccount of [false, true]) {
-          const ex = independent.pool.flatMap((pl, a) => pl.map((m) => ({ features: visible(m, perAccount ? a : null), bounced: m.bounced })));
+        for (const copies of [false, true]) {
+          const ex = independent.pool.flatMap((pl, a) => pl.map((m) => ({ features: visible(m, copies ? a : null), bounced: m.bounced })));
           const fit = fitGlobal(bare, ex, { now: AS_OF, interceptPrecision: 1 });
-          const q2 = independent.test.flatMap((t, a) => t.map((m) => sigmoid(scoreTerms(fit, visible(m, perAccount ? a : null)).logit)));
-          console.log(`  the world's visible truth fitted freely on the pool labels${perAccount ? ' (account by account too)' : ''}: AUC ${auc(q2, y).toFixed(3)}`);
+          const q2 = independent.test.flatMap((t, a) => t.map((m) => sigmoid(scoreTerms(fit, visible(m, copies ? a : null)).logit)));
+          console.log(`  the world's visible truth fitted freely on the pool labels${copies ? ' (account by account too)' : ''}: AUC ${auc(q2, y).toFixed(3)}`);
         }
       }
     }

@@ -26,6 +26,7 @@ import { ParserPool } from './files/isolated-rows.ts';
 import { rowChars } from './files/parse-protocol.ts';
 import { readLabelFile, type LabelFile } from './files/label-file.ts';
 import { NumberTally } from './number-tally.ts';
+import { type BatchWarming, UploadWarmer } from './upload-warmer.ts';
 
 export interface UploadRequest {
   account: Account;
@@ -82,12 +83,17 @@ export class BatchService {
   readonly #facts: JobRowFacts;
 
   readonly #registrySource: string | undefined;
+  readonly #warm: BatchWarming | undefined;
 
-  /** `registrySource`: the registry answers come from; its fresh cache entries fix a repeated number's answer when the job is accepted */
-  constructor(store: Store, limits: BatchLimits, opts: { now?: () => Date; onQueued?: () => void; registrySource?: string } = {}) {
+  /**
+   * `registrySource`: the registry answers come from; its fresh cache entries fix a repeated number's answer when the job is accepted.
+   * `warm`: NTS asked for an upload's numbers while it is read (upload-warmer.ts); absent for the sandbox, whose answers cost nothing.
+   */
+  constructor(store: Store, limits: BatchLimits, opts: { now?: () => Date; onQueued?: () => void; registrySource?: string; warm?: BatchWarming } = {}) {
     this.#store = store;
     this.#limits = limits;
     this.#registrySource = opts.registrySource;
+    this.#warm = opts.warm;
     this.#now = opts.now ?? (() => new Date());
     this.#queued = opts.onQueued ?? (() => {});
     this.#parsers = new ParserPool({ heapMb: limits.parseHeapMb });
@@ -317,6 +323,7 @@ export class BatchService {
       this.#store.batches.renewUpload(jobId, this.#leaseEnd()).catch(() => undefined);
     }, this.#limits.uploadLeaseMs / 3);
     renewal.unref();
+    const warmer = new UploadWarmer({ lookup: this.#warm?.lookup ?? (async () => ({ asked: 0, cached: 0 })), inFlight: this.#warm?.inFlight, limit: await this.#warmLimit(req, now) });
     try {
       const { chunkSize, chunkChars } = this.#limits;
       const tally = new NumberTally();
@@ -327,7 +334,11 @@ export class BatchService {
       for await (const rows of opened.batches) {
         for (const row of rows) {
           const valid = row.bno !== null && hasValidCheckDigit(row.bno);
-          if (valid) tally.add(row.bno!, chunkNo);
+          if (valid) {
+            const known = tally.size;
+            tally.add(row.bno!, chunkNo);
+            if (tally.size !== known) warmer.add(row.bno!);
+          }
           chunk.push({ rowId: row.rowId, bnoRaw: row.bnoRaw, bno: row.bno, valid, name: row.name, address: row.address, cells: row.cells });
           chars += rowChars(row.cells);
           total = row.rowId;
@@ -341,6 +352,7 @@ export class BatchService {
         }
       }
       await appendChunk(this.#store.batches, jobId, chunkNo, chunk, opened.headers, opened.chosen);
+      warmer.stop();
       if (req.truncated?.()) throw this.#tooLarge();
       const fingerprint = hash.digest('hex');
       const account = req.account;
@@ -380,8 +392,18 @@ export class BatchService {
       await this.#store.batches.discardJob(jobId).catch(() => undefined);
       throw asHttpError(err);
     } finally {
+      warmer.stop();
       clearInterval(renewal);
     }
+  }
+
+  /** How many of an upload's numbers the warmer may ask NTS about: what the account could spend anyway. */
+  async #warmLimit(req: UploadRequest, now: Date): Promise<number> {
+    if (!this.#warm || req.offline) return 0;
+    if (req.paid) return this.#limits.maxRows;
+    const limit = monthlyLimit(req.account.plan, req.account.quotaLimit);
+    const { used } = await this.#store.usage.get(req.account.id, quotaMonth(now));
+    return Math.max(0, Math.min(this.#limits.maxRows, limit - used));
   }
 
   #leaseEnd(): string {

@@ -1,0 +1,79 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { UploadWarmer, type WarmAnswer } from './upload-warmer.ts';
+
+/** A lookup whose calls end only when released, recording what each asked. */
+function heldLookup(cachedShare = 0) {
+  const calls: string[][] = [];
+  const releases: (() => void)[] = [];
+  const lookup = (bnos: string[]) => {
+    calls.push(bnos);
+    return new Promise<WarmAnswer>((resolve) => releases.push(() => resolve({ asked: bnos.length, cached: Math.round(bnos.length * cachedShare) })));
+  };
+  const releaseAll = async () => {
+    for (const r of releases.splice(0)) r();
+    await new Promise((r) => setImmediate(r));
+  };
+  return { calls, lookup, releaseAll };
+}
+
+const numbers = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String(1_000_000_000 + from + i));
+
+test('asks in full calls, never more at once than its lanes, and skips what arrives while they are all taken', async () => {
+  const l = heldLookup();
+  const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 3 });
+  for (const b of numbers(1_000)) w.add(b);
+  assert.deepEqual(l.calls.map((c) => c.length), [100, 100, 100], 'three full calls, the rest skipped');
+  assert.deepEqual(l.calls.flat(), numbers(300));
+  await l.releaseAll();
+  for (const b of numbers(150, 5_000)) w.add(b);
+  assert.equal(l.calls.length, 4, 'a lane came free: the next numbers read are asked');
+  assert.deepEqual(l.calls[3], numbers(100, 5_000));
+  w.stop();
+  await l.releaseAll();
+  await w.settled();
+});
+
+test('asks about no more numbers than it may spend, and none when it may spend nothing', async () => {
+  const l = heldLookup();
+  const w = new UploadWarmer({ lookup: l.lookup, limit: 250, perCall: 100, inFlight: 10 });
+  for (const b of numbers(1_000)) w.add(b);
+  assert.deepEqual(l.calls.map((c) => c.length), [100, 100, 50]);
+  await l.releaseAll();
+  const none = heldLookup();
+  const zero = new UploadWarmer({ lookup: none.lookup, limit: 0 });
+  for (const b of numbers(500)) zero.add(b);
+  assert.equal(none.calls.length, 0);
+});
+
+test('a list that is already cached stops it after its sample', async () => {
+  const l = heldLookup(0.95);
+  const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 2, sample: 400 });
+  for (let i = 0; i < 10; i++) {
+    for (const b of numbers(100, i * 100)) w.add(b);
+    await l.releaseAll();
+  }
+  assert.equal(l.calls.length, 4, 'four calls make the sample of 400; then no more');
+  assert.equal(w.stats.stopped, true);
+  const fresh = heldLookup(0.2);
+  const busy = new UploadWarmer({ lookup: fresh.lookup, limit: 1_000_000, perCall: 100, inFlight: 2, sample: 400 });
+  for (let i = 0; i < 10; i++) {
+    for (const b of numbers(100, i * 100)) busy.add(b);
+    await fresh.releaseAll();
+  }
+  assert.equal(fresh.calls.length, 10, 'a list NTS must answer keeps being asked');
+  busy.stop();
+});
+
+test('a failed lookup is dropped quietly and frees its lane; stop asks nothing more', async () => {
+  let calls = 0;
+  const w = new UploadWarmer({ lookup: async () => { calls++; throw new Error('NTS down'); }, limit: 1_000, perCall: 10, inFlight: 1 });
+  for (const b of numbers(10)) w.add(b);
+  await w.settled();
+  for (const b of numbers(10, 100)) w.add(b);
+  await w.settled();
+  assert.equal(calls, 2);
+  w.stop();
+  for (const b of numbers(10, 200)) w.add(b);
+  assert.equal(calls, 2);
+});

@@ -19,18 +19,28 @@ function heldLookup(cachedShare = 0) {
 
 const numbers = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String(1_000_000_000 + from + i));
 
-test('asks in full calls, never more at once than its lanes, and skips what arrives while they are all taken', async () => {
+test('asks in full calls, in the order read, never more at once than its lanes', async () => {
   const l = heldLookup();
   const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 3 });
   for (const b of numbers(1_000)) w.add(b);
-  assert.deepEqual(l.calls.map((c) => c.length), [100, 100, 100], 'three full calls, the rest skipped');
-  assert.deepEqual(l.calls.flat(), numbers(300));
+  assert.deepEqual(l.calls.map((c) => c.length), [100, 100, 100], 'three calls at once; the rest wait');
   await l.releaseAll();
-  for (const b of numbers(150, 5_000)) w.add(b);
-  assert.equal(l.calls.length, 4, 'a lane came free: the next numbers read are asked');
-  assert.deepEqual(l.calls[3], numbers(100, 5_000));
+  assert.deepEqual(l.calls.flat(), numbers(600), 'as lanes come free, the next numbers of the list');
+  for (const b of numbers(50, 5_000)) w.add(b);
+  await l.releaseAll();
+  await l.releaseAll();
+  assert.deepEqual(l.calls.flat(), [...numbers(1_000), ...numbers(50, 5_000)].slice(0, 1_000), 'a short call waits for the numbers that fill it');
   w.stop();
   await l.releaseAll();
+  await w.settled();
+});
+
+test('warms the start of the list: once its queue is full it takes no more, so no number further on is asked', async () => {
+  const l = heldLookup();
+  const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 1, queue: 300 });
+  for (const b of numbers(1_000)) w.add(b);
+  for (let i = 0; i < 10; i++) await l.releaseAll();
+  assert.deepEqual(l.calls.flat(), numbers(400), 'one call out and 300 waiting: the first 400 numbers, in order');
   await w.settled();
 });
 

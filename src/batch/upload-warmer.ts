@@ -1,15 +1,19 @@
 // While a list uploads, its job cannot run yet (nothing half-written is processed), so NTS sits
 // idle for it: a million named rows spent ~7 s uploading before the first call, 6 % of a run
-// whose bound is the calls. The warmer asks NTS for the list's new numbers as they are read, in
-// full calls and no more in flight than the registry's lanes, and drops what it cannot ask at
-// once: the answers land in the status cache, where the job's chunks find them. Each number
-// asked here is a call the job will not wait for.
+// whose bound is the calls. The warmer asks NTS for the list's first new numbers as they are
+// read, in full calls and no more in flight than the registry's lanes: the answers land in the
+// status cache, where the job's chunks find them. Each number asked here is a call the job will
+// not wait for.
+//
+// It warms the start of the list, in order: numbers wait in a bounded queue, and once that is
+// full it takes no more. The job's first chunks are then wholly cached and the rest wholly not,
+// so no chunk is left with a remainder to ask in a call of its own (warming numbers here and
+// there across the list made ~1 % more calls).
 //
 // What it may spend is bounded by what the account could spend anyway (its lookups left this
 // month, unless the job is paid for): an upload refused at its end, or for its quota, has then
 // used no more of our NTS allowance than its owner could have with single lookups. A list that
 // is already cached stops it after a sample, so cached uploads pay only for that sample.
-
 import type { StatusService } from '../domain/status.ts';
 
 export interface WarmAnswer {
@@ -28,6 +32,8 @@ export interface UploadWarmerOptions {
   perCall?: number;
   /** lookups at once (default 10: the NTS lanes) */
   inFlight?: number;
+  /** numbers waiting for a lookup, at most (default 100,000: ~10 s of calls, ~4 MB) */
+  queue?: number;
   /** after this many numbers were asked, stop if nearly all were cached (default 1,000) */
   sample?: number;
 }
@@ -36,35 +42,35 @@ const CACHED_ENOUGH = 0.9;
 
 export class UploadWarmer {
   readonly #opts: Required<UploadWarmerOptions>;
-  #pending: string[] = [];
+  #queue: string[] = [];
+  #head = 0;
   #inFlight = 0;
   #taken = 0;
   #asked = 0;
   #cached = 0;
-  #stopped: boolean;
+  /** takes no more numbers (the queue filled, or the limit was reached) */
+  #full: boolean;
+  #stopped = false;
   readonly #running = new Set<Promise<void>>();
 
   constructor(opts: UploadWarmerOptions) {
-    this.#opts = { perCall: 100, inFlight: 10, sample: 1_000, ...opts };
-    this.#stopped = !(opts.limit > 0);
+    this.#opts = { perCall: 100, inFlight: 10, queue: 100_000, sample: 1_000, ...opts };
+    this.#full = !(opts.limit > 0);
   }
 
   /** A number the upload read for the first time. */
   add(bno: string): void {
-    if (this.#stopped) return;
-    // every lookup's place is taken: this number waits for its job like any other
-    if (this.#inFlight >= this.#opts.inFlight) return;
-    this.#pending.push(bno);
-    if (++this.#taken >= this.#opts.limit) {
-      this.#fire();
-      this.#stopped = true;
-    } else if (this.#pending.length >= this.#opts.perCall) this.#fire();
+    if (this.#full || this.#stopped) return;
+    this.#queue.push(bno);
+    if (++this.#taken >= this.#opts.limit || this.#queue.length - this.#head >= this.#opts.queue) this.#full = true;
+    this.#pump();
   }
 
   /** Asks nothing more; lookups under way finish (their answers are cached all the same). */
   stop(): void {
     this.#stopped = true;
-    this.#pending = [];
+    this.#queue = [];
+    this.#head = 0;
   }
 
   /** Resolves once the lookups under way have ended (for tests and shutdown). */
@@ -76,10 +82,24 @@ export class UploadWarmer {
     return { taken: this.#taken, asked: this.#asked, cached: this.#cached, stopped: this.#stopped };
   }
 
-  #fire(): void {
-    if (this.#pending.length === 0) return;
-    const bnos = this.#pending;
-    this.#pending = [];
+  #pump(): void {
+    const { perCall, inFlight } = this.#opts;
+    // a short last call only once nothing more can come: the limit reached or the queue full
+    while (!this.#stopped && this.#inFlight < inFlight) {
+      const waiting = this.#queue.length - this.#head;
+      if (waiting === 0 || (waiting < perCall && !this.#full)) return;
+      const bnos = this.#queue.slice(this.#head, this.#head + perCall);
+      this.#head += bnos.length;
+      this.#fire(bnos);
+      // drop what was taken now and then rather than shifting the array on every call
+      if (this.#head >= 10_000) {
+        this.#queue = this.#queue.slice(this.#head);
+        this.#head = 0;
+      }
+    }
+  }
+
+  #fire(bnos: string[]): void {
     this.#inFlight++;
     const run = this.#opts.lookup(bnos).then(
       (r) => {
@@ -92,6 +112,7 @@ export class UploadWarmer {
     ).finally(() => {
       this.#inFlight--;
       this.#running.delete(run);
+      this.#pump();
     });
     this.#running.add(run);
   }

@@ -26,7 +26,7 @@ import { ParserPool } from './files/isolated-rows.ts';
 import { rowChars } from './files/parse-protocol.ts';
 import { readLabelFile, type LabelFile } from './files/label-file.ts';
 import { NumberTally } from './number-tally.ts';
-import { type BatchWarming, UploadWarmer } from './upload-warmer.ts';
+import { type BatchWarming, UploadWarmer, WarmAllowance } from './upload-warmer.ts';
 
 export interface UploadRequest {
   account: Account;
@@ -84,6 +84,7 @@ export class BatchService {
 
   readonly #registrySource: string | undefined;
   readonly #warm: BatchWarming | undefined;
+  readonly #warmAllowance = new WarmAllowance();
 
   /**
    * `registrySource`: the registry answers come from; its fresh cache entries fix a repeated number's answer when the job is accepted.
@@ -323,7 +324,10 @@ export class BatchService {
       this.#store.batches.renewUpload(jobId, this.#leaseEnd()).catch(() => undefined);
     }, this.#limits.uploadLeaseMs / 3);
     renewal.unref();
-    const warmer = new UploadWarmer({ lookup: this.#warm?.lookup ?? (async () => ({ asked: 0, cached: 0 })), inFlight: this.#warm?.inFlight, limit: await this.#warmLimit(req, now) });
+    const day = seoulDay(now);
+    const reserved = this.#warmAllowance.reserve(req.account.id, day, await this.#warmLimit(req, now));
+    const warmer = new UploadWarmer({ lookup: this.#warm?.lookup ?? (async () => ({ asked: 0, cached: 0 })), inFlight: this.#warm?.inFlight, limit: reserved });
+    let accepted = false;
     try {
       const { chunkSize, chunkChars } = this.#limits;
       const tally = new NumberTally();
@@ -383,6 +387,7 @@ export class BatchService {
           { headers: { 'retry-after': String(secondsUntil(resetsAt, now)) }, extra: { needed: out.needed, remaining: out.remaining, resets_at: toSeoulIso(resetsAt) } },
         );
       }
+      accepted = true;
       this.#queued();
       return { job: out.job, created: true };
     } catch (err) {
@@ -393,6 +398,8 @@ export class BatchService {
       throw asHttpError(err);
     } finally {
       warmer.stop();
+      // an accepted job's numbers are charged with it; a refused upload keeps what it asked
+      this.#warmAllowance.release(req.account.id, day, accepted ? reserved : reserved - warmer.stats.sent);
       clearInterval(renewal);
     }
   }

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { UploadWarmer, type WarmAnswer } from './upload-warmer.ts';
+import { UploadWarmer, WarmAllowance, type WarmAnswer } from './upload-warmer.ts';
 
 /** A lookup whose calls end only when released, recording what each asked. */
 function heldLookup(cachedShare = 0) {
@@ -86,4 +86,18 @@ test('a failed lookup is dropped quietly and frees its lane; stop asks nothing m
   w.stop();
   for (const b of numbers(10, 200)) w.add(b);
   assert.equal(calls, 2);
+});
+
+test('the daily allowance: what refused uploads asked is kept for the day, what accepted ones asked is given back', () => {
+  const a = new WarmAllowance();
+  assert.equal(a.reserve('acc', '2026-11-27', 150), 150);
+  assert.equal(a.reserve('acc', '2026-11-27', 150), 0, 'a second upload at once gets nothing more');
+  a.release('acc', '2026-11-27', 150 - 100); // refused, 100 asked
+  assert.equal(a.reserve('acc', '2026-11-27', 150), 50);
+  a.release('acc', '2026-11-27', 50); // accepted: all of it back
+  assert.equal(a.reserve('acc', '2026-11-27', 150), 50, 'the refused upload\'s 100 stay spent today');
+  assert.equal(a.reserve('acc', '2026-11-28', 150), 150, 'a new day starts afresh');
+  assert.equal(a.reserve('other', '2026-11-28', 80), 80, 'each account its own');
+  a.release('acc', '2026-11-27', 1_000); // a release for a day gone changes nothing
+  assert.equal(a.reserve('acc', '2026-11-28', 150), 0);
 });

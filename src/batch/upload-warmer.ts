@@ -10,10 +10,13 @@
 // so no chunk is left with a remainder to ask in a call of its own (warming numbers here and
 // there across the list made ~1 % more calls).
 //
-// What it may spend is bounded by what the account could spend anyway (its lookups left this
-// month, unless the job is paid for): an upload refused at its end, or for its quota, has then
-// used no more of our NTS allowance than its owner could have with single lookups. A list that
-// is already cached stops it after a sample, so cached uploads pay only for that sample.
+// What it may spend is bounded by what the account could spend anyway: its lookups left this
+// month (unless the job is paid for), and over a Seoul day no more than that on uploads that were
+// then refused (WarmAllowance). Numbers asked for a job that was accepted are the job's, charged
+// with it; an upload refused at its end (too large, for its quota, a broken file) is charged
+// nothing, so without the daily allowance refusing uploads again and again would be a free way
+// to spend our NTS allowance. A list that is already cached stops the warmer after a sample, so
+// cached uploads pay only for that sample.
 import type { StatusService } from '../domain/status.ts';
 
 export interface WarmAnswer {
@@ -46,6 +49,7 @@ export class UploadWarmer {
   #head = 0;
   #inFlight = 0;
   #taken = 0;
+  #sent = 0;
   #asked = 0;
   #cached = 0;
   /** takes no more numbers (the queue filled, or the limit was reached) */
@@ -78,8 +82,9 @@ export class UploadWarmer {
     while (this.#running.size > 0) await Promise.all(this.#running);
   }
 
-  get stats(): { taken: number; asked: number; cached: number; stopped: boolean } {
-    return { taken: this.#taken, asked: this.#asked, cached: this.#cached, stopped: this.#stopped };
+  /** taken: numbers queued; sent: of them, handed to a lookup; asked, cached: as the lookups that ended answered */
+  get stats(): { taken: number; sent: number; asked: number; cached: number; stopped: boolean } {
+    return { taken: this.#taken, sent: this.#sent, asked: this.#asked, cached: this.#cached, stopped: this.#stopped };
   }
 
   #pump(): void {
@@ -101,6 +106,7 @@ export class UploadWarmer {
 
   #fire(bnos: string[]): void {
     this.#inFlight++;
+    this.#sent += bnos.length;
     const run = this.#opts.lookup(bnos).then(
       (r) => {
         this.#asked += r.asked;
@@ -115,6 +121,34 @@ export class UploadWarmer {
       this.#pump();
     });
     this.#running.add(run);
+  }
+}
+
+/**
+ * What warming may spend per account and Seoul day, in this process: reserved when an upload
+ * starts, given back when its job is accepted (the numbers are then the job's, charged with it)
+ * and for whatever the upload did not ask.
+ */
+export class WarmAllowance {
+  readonly #spent = new Map<string, { day: string; n: number }>();
+
+  /** Reserves what is left of `cap` for the account today; returns how much. */
+  reserve(accountId: string, day: string, cap: number): number {
+    let e = this.#spent.get(accountId);
+    if (!e || e.day !== day) {
+      // the map holds today's accounts only: yesterday's are dropped as it grows
+      if (this.#spent.size >= 10_000) for (const [a, old] of this.#spent) if (old.day !== day) this.#spent.delete(a);
+      this.#spent.set(accountId, (e = { day, n: 0 }));
+    }
+    const n = Math.max(0, Math.min(cap, cap - e.n));
+    e.n += n;
+    return n;
+  }
+
+  /** Gives back `n` of what was reserved on `day`. */
+  release(accountId: string, day: string, n: number): void {
+    const e = this.#spent.get(accountId);
+    if (e && e.day === day) e.n = Math.max(0, e.n - n);
   }
 }
 

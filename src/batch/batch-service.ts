@@ -341,7 +341,7 @@ export class BatchService {
           if (valid) {
             const known = tally.size;
             tally.add(row.bno!, chunkNo);
-            if (tally.size !== known) warmer.add(row.bno!);
+            if (tally.size !== known) warmer.add(row.bno!, chunkNo);
           }
           chunk.push({ rowId: row.rowId, bnoRaw: row.bnoRaw, bno: row.bno, valid, name: row.name, address: row.address, cells: row.cells });
           chars += rowChars(row.cells);

@@ -19,40 +19,46 @@ function heldLookup(cachedShare = 0) {
 
 const numbers = (n: number, from = 0) => Array.from({ length: n }, (_, i) => String(1_000_000_000 + from + i));
 
-test('asks in full calls, in the order read, never more at once than its lanes', async () => {
+test('takes a whole chunk while a lane is free, asks it in full calls no more at once than its lanes, and skips the chunks read meanwhile', async () => {
   const l = heldLookup();
   const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 3 });
-  for (const b of numbers(1_000)) w.add(b);
-  assert.deepEqual(l.calls.map((c) => c.length), [100, 100, 100], 'three calls at once; the rest wait');
+  for (const b of numbers(1_000)) w.add(b, 1);
+  assert.deepEqual(l.calls.map((c) => c.length), [100, 100, 100], 'three calls at once; the rest of the chunk waits');
+  for (const b of numbers(1_000, 10_000)) w.add(b, 2);
   await l.releaseAll();
-  assert.deepEqual(l.calls.flat(), numbers(600), 'as lanes come free, the next numbers of the list');
-  for (const b of numbers(50, 5_000)) w.add(b);
-  await l.releaseAll();
-  await l.releaseAll();
-  assert.deepEqual(l.calls.flat(), [...numbers(1_000), ...numbers(50, 5_000)].slice(0, 1_000), 'a short call waits for the numbers that fill it');
+  assert.deepEqual(l.calls.flat(), numbers(600), 'as lanes come free, the rest of chunk 1; chunk 2 was read while none was');
+  for (let i = 0; i < 3; i++) await l.releaseAll();
+  assert.deepEqual(l.calls.flat(), numbers(1_000));
+  for (const b of numbers(1_000, 20_000)) w.add(b, 3);
+  assert.deepEqual(l.calls.slice(10).flat(), numbers(300, 20_000), 'chunk 3 starts with lanes free: taken');
   w.stop();
   await l.releaseAll();
   await w.settled();
 });
 
-test('warms the start of the list: once its queue is full it takes no more, so no number further on is asked', async () => {
+test('a chunk\'s short last call goes once the chunk is all read, not before', async () => {
   const l = heldLookup();
-  const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 1, queue: 300 });
-  for (const b of numbers(1_000)) w.add(b);
-  for (let i = 0; i < 10; i++) await l.releaseAll();
-  assert.deepEqual(l.calls.flat(), numbers(400), 'one call out and 300 waiting: the first 400 numbers, in order');
+  const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 10 });
+  for (const b of numbers(150)) w.add(b, 1);
+  assert.deepEqual(l.calls.map((c) => c.length), [100], 'fifty wait: more of the chunk may come');
+  await l.releaseAll();
+  assert.equal(l.calls.length, 1);
+  w.add(numbers(1, 5_000)[0]!, 2);
+  assert.deepEqual(l.calls.map((c) => c.length), [100, 50], 'the next chunk began: the fifty go');
+  w.stop();
+  await l.releaseAll();
   await w.settled();
 });
 
 test('asks about no more numbers than it may spend, and none when it may spend nothing', async () => {
   const l = heldLookup();
   const w = new UploadWarmer({ lookup: l.lookup, limit: 250, perCall: 100, inFlight: 10 });
-  for (const b of numbers(1_000)) w.add(b);
+  for (const b of numbers(1_000)) w.add(b, 1);
   assert.deepEqual(l.calls.map((c) => c.length), [100, 100, 50]);
   await l.releaseAll();
   const none = heldLookup();
   const zero = new UploadWarmer({ lookup: none.lookup, limit: 0 });
-  for (const b of numbers(500)) zero.add(b);
+  for (const b of numbers(500)) zero.add(b, 1);
   assert.equal(none.calls.length, 0);
 });
 
@@ -60,7 +66,7 @@ test('a list that is already cached stops it after its sample', async () => {
   const l = heldLookup(0.95);
   const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 2, sample: 400 });
   for (let i = 0; i < 10; i++) {
-    for (const b of numbers(100, i * 100)) w.add(b);
+    for (const b of numbers(100, i * 100)) w.add(b, i + 1);
     await l.releaseAll();
   }
   assert.equal(l.calls.length, 4, 'four calls make the sample of 400; then no more');
@@ -68,7 +74,7 @@ test('a list that is already cached stops it after its sample', async () => {
   const fresh = heldLookup(0.2);
   const busy = new UploadWarmer({ lookup: fresh.lookup, limit: 1_000_000, perCall: 100, inFlight: 2, sample: 400 });
   for (let i = 0; i < 10; i++) {
-    for (const b of numbers(100, i * 100)) busy.add(b);
+    for (const b of numbers(100, i * 100)) busy.add(b, i + 1);
     await fresh.releaseAll();
   }
   assert.equal(fresh.calls.length, 10, 'a list NTS must answer keeps being asked');
@@ -78,13 +84,13 @@ test('a list that is already cached stops it after its sample', async () => {
 test('a failed lookup is dropped quietly and frees its lane; stop asks nothing more', async () => {
   let calls = 0;
   const w = new UploadWarmer({ lookup: async () => { calls++; throw new Error('NTS down'); }, limit: 1_000, perCall: 10, inFlight: 1 });
-  for (const b of numbers(10)) w.add(b);
+  for (const b of numbers(10)) w.add(b, 1);
   await w.settled();
-  for (const b of numbers(10, 100)) w.add(b);
+  for (const b of numbers(10, 100)) w.add(b, 2);
   await w.settled();
   assert.equal(calls, 2);
   w.stop();
-  for (const b of numbers(10, 200)) w.add(b);
+  for (const b of numbers(10, 200)) w.add(b, 3);
   assert.equal(calls, 2);
 });
 

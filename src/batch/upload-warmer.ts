@@ -5,10 +5,11 @@
 // status cache, where the job's chunks find them. Each number asked here is a call the job will
 // not wait for.
 //
-// It warms the start of the list, in order: numbers wait in a bounded queue, and once that is
-// full it takes no more. The job's first chunks are then wholly cached and the rest wholly not,
-// so no chunk is left with a remainder to ask in a call of its own (warming numbers here and
-// there across the list made ~1 % more calls).
+// It warms whole chunks, here and there: a chunk whose first new number is read while a lane is
+// free is taken entire, the others not at all. Numbers here and there within chunks left each a
+// remainder to ask in a call of its own (~1 % more calls); the start of the list in order left
+// the job's first seconds to cached chunks, a named list's scoring taking both cores while no
+// call was out (processing slower than with no warming at all).
 //
 // What it may spend is bounded by what the account could spend anyway: its lookups left this
 // month (unless the job is paid for), and over a Seoul day no more than that on uploads that were
@@ -35,8 +36,6 @@ export interface UploadWarmerOptions {
   perCall?: number;
   /** lookups at once (default 10: the NTS lanes) */
   inFlight?: number;
-  /** numbers waiting for a lookup, at most (default 100,000: ~10 s of calls, ~4 MB) */
-  queue?: number;
   /** after this many numbers were asked, stop if nearly all were cached (default 1,000) */
   sample?: number;
 }
@@ -47,27 +46,39 @@ export class UploadWarmer {
   readonly #opts: Required<UploadWarmerOptions>;
   #queue: string[] = [];
   #head = 0;
+  #chunk = -1;
+  #taking = false;
   #inFlight = 0;
   #taken = 0;
   #sent = 0;
   #asked = 0;
   #cached = 0;
-  /** takes no more numbers (the queue filled, or the limit was reached) */
-  #full: boolean;
-  #stopped = false;
+  #stopped: boolean;
   readonly #running = new Set<Promise<void>>();
 
   constructor(opts: UploadWarmerOptions) {
-    this.#opts = { perCall: 100, inFlight: 10, queue: 100_000, sample: 1_000, ...opts };
-    this.#full = !(opts.limit > 0);
+    this.#opts = { perCall: 100, inFlight: 10, sample: 1_000, ...opts };
+    this.#stopped = !(opts.limit > 0);
   }
 
-  /** A number the upload read for the first time. */
-  add(bno: string): void {
-    if (this.#full || this.#stopped) return;
+  /** A number the upload read for the first time, in chunk `chunk` of the job. */
+  add(bno: string, chunk: number): void {
+    if (this.#stopped) return;
+    if (chunk !== this.#chunk) {
+      // the last chunk taken is all read: its short last call goes too
+      if (this.#taking) this.#pump(true);
+      this.#chunk = chunk;
+      // a chunk is taken only while a lane is free and nothing waits for one
+      this.#taking = this.#inFlight < this.#opts.inFlight && this.#head === this.#queue.length;
+    }
+    if (!this.#taking) return;
     this.#queue.push(bno);
-    if (++this.#taken >= this.#opts.limit || this.#queue.length - this.#head >= this.#opts.queue) this.#full = true;
-    this.#pump();
+    if (++this.#taken >= this.#opts.limit) {
+      this.#pump(true);
+      this.#stopped = true;
+      return;
+    }
+    this.#pump(false);
   }
 
   /** Asks nothing more; lookups under way finish (their answers are cached all the same). */
@@ -87,20 +98,19 @@ export class UploadWarmer {
     return { taken: this.#taken, sent: this.#sent, asked: this.#asked, cached: this.#cached, stopped: this.#stopped };
   }
 
-  #pump(): void {
+  /** Sends what waits, a full call at a time while lanes are free; `short`: a last call of fewer too. */
+  #pump(short: boolean): void {
     const { perCall, inFlight } = this.#opts;
-    // a short last call only once nothing more can come: the limit reached or the queue full
-    while (!this.#stopped && this.#inFlight < inFlight) {
+    while (this.#inFlight < inFlight) {
       const waiting = this.#queue.length - this.#head;
-      if (waiting === 0 || (waiting < perCall && !this.#full)) return;
+      if (waiting <= 0 || (waiting < perCall && !short)) break;
       const bnos = this.#queue.slice(this.#head, this.#head + perCall);
       this.#head += bnos.length;
       this.#fire(bnos);
-      // drop what was taken now and then rather than shifting the array on every call
-      if (this.#head >= 10_000) {
-        this.#queue = this.#queue.slice(this.#head);
-        this.#head = 0;
-      }
+    }
+    if (this.#head === this.#queue.length) {
+      this.#queue = [];
+      this.#head = 0;
     }
   }
 
@@ -118,7 +128,9 @@ export class UploadWarmer {
     ).finally(() => {
       this.#inFlight--;
       this.#running.delete(run);
-      this.#pump();
+      // what waits goes as lanes free; a short last call once its chunk is all read (or the
+      // limit reached): while the chunk being read is the one taken, more of it may come
+      this.#pump(!this.#taking || this.#stopped);
     });
     this.#running.add(run);
   }

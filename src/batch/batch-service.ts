@@ -325,7 +325,8 @@ export class BatchService {
     }, this.#limits.uploadLeaseMs / 3);
     renewal.unref();
     const day = seoulDay(now);
-    const reserved = this.#warmAllowance.reserve(req.account.id, day, await this.#warmLimit(req, now));
+    // a usage read that fails costs only the warming, not the upload
+    const reserved = this.#warmAllowance.reserve(req.account.id, day, await this.#warmLimit(req, now).catch(() => 0));
     const warmer = new UploadWarmer({ lookup: this.#warm?.lookup ?? (async () => ({ asked: 0, cached: 0 })), inFlight: this.#warm?.inFlight, limit: reserved });
     let accepted = false;
     try {

@@ -153,7 +153,7 @@ export class WarmAllowance {
       if (this.#spent.size >= 10_000) for (const [a, old] of this.#spent) if (old.day !== day) this.#spent.delete(a);
       this.#spent.set(accountId, (e = { day, n: 0 }));
     }
-    const n = Math.max(0, Math.min(cap, cap - e.n));
+    const n = Math.max(0, cap - e.n);
     e.n += n;
     return n;
   }

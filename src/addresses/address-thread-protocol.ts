@@ -1,7 +1,7 @@
 // Messages between AddressThreads (address-threads.ts) and its threads (address-thread.ts).
 import type { Config } from '../config.ts';
 import type { AddressCheck } from './address-service.ts';
-import type { ChunkMailing, KeptAssessment, ScoringContext } from '../domain/mailing-score.ts';
+import type { ChunkMailing, KeptChunk, ScoringContext } from '../domain/mailing-score.ts';
 
 /** What a thread opens: the local directory in the store, or the sandbox. */
 export type AddressThreadSetup = { directory: 'local'; store: Config['store'] } | { directory: 'sandbox' };
@@ -18,6 +18,6 @@ export type FromAddressThread =
   | { id: number; checks: [string, AddressCheck | { error: string }][] }
   /** the checks were kept: per address, the matched building's id (null: none) or the directory's error */
   | { id: number; buildings: [string, string | null | { error: string }][] }
-  | { id: number; scored: KeptAssessment[] }
+  | { id: number; scored: KeptChunk }
   /** the whole call failed (the per-address failures are in `checks`) */
   | { id: number; failed: string };

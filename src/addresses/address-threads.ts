@@ -9,7 +9,7 @@
 import { Worker } from 'node:worker_threads';
 import type { AddressCheck, AddressService } from './address-service.ts';
 import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
-import type { ChunkMailing, KeptAssessment, ScoringContext } from '../domain/mailing-score.ts';
+import type { ChunkMailing, KeptChunk, ScoringContext } from '../domain/mailing-score.ts';
 
 /**
  * A chunk's address checks kept in the thread that made them: `buildings` says what each address
@@ -18,7 +18,7 @@ import type { ChunkMailing, KeptAssessment, ScoringContext } from '../domain/mai
  */
 export interface KeptChecks {
   buildings: Promise<Map<string, string | null | Error> | null>;
-  score(rows: ChunkMailing[], ctx: ScoringContext): Promise<KeptAssessment[]>;
+  score(rows: ChunkMailing[], ctx: ScoringContext): Promise<KeptChunk>;
 }
 
 const THREAD_URL = new URL('./address-thread.ts', import.meta.url);

@@ -111,3 +111,37 @@ test('a compact scored row keeps what its assessment added; its features and num
   assert.deepEqual(back.scored.get(2), output.scored.get(2));
   assert.deepEqual(JSON.parse(encodeFacts(output)!), [[1, '1000000001', 'k', 'm1', { a: 1 }], [2, '1000000001', null, 'm0', { b: 1 }]]);
 });
+
+/** A judgement as KeptChunk lists it. */
+const judgement = (prob: number, grade: string, features: string) => ({ judged: JSON.stringify([prob, grade, 'send', [`[baseline -3.48] ${grade}`], 'm2']), features, grade, modelVersion: 'm2' });
+
+test('rows assessed as a chunk keep each shared judgement once and read back whole; chunks kept with the whole assessment per row still read', () => {
+  const report = ['exact', [], 1, false, false, false, false, 'bld_1', '서울 종로구 세종로 1', null];
+  const output: ChunkOutput = {
+    answers: new Map([['1000000001', answer('1000000001')], ['1000000002', answer('1000000002')]]),
+    scored: new Map(),
+    judgements: [judgement(0.03, 'A', '{"a":1}'), judgement(0.4, 'D', '{"b":1}')],
+    assessed: new Map([
+      [1, { judgement: 1, own: JSON.stringify(['03000', '서울 종로구 세종대로 1', report]), bno: '1000000001', addressKey: 'bld_1' }],
+      [2, { judgement: 0, own: JSON.stringify([null, null, null, { status: 'match' }]), bno: '1000000002', addressKey: null }],
+      [3, { judgement: 1, own: JSON.stringify([null, null, null]), bno: '1000000001', addressKey: 'x' }],
+    ]),
+  };
+  const text = encodeOutput(output);
+  assert.equal(text.split('[baseline -3.48] D').length - 1, 1, 'a judgement two rows share is written once');
+  const back = decodeOutput(text);
+  const r1 = back.scored.get(1)!;
+  assert.equal(JSON.stringify(r1.result), JSON.stringify({
+    bounce_prob: 0.4, grade: 'D', action: 'send', fixed_zipcode: '03000', fixed_address: '서울 종로구 세종대로 1', reasons: ['[baseline -3.48] D'], model_version: 'm2',
+    address: { quality: 'exact', changes: [], candidates: 1, missing_building_number: false, missing_unit: false, zip_mismatch: false, outdated_zip: false, building_id: 'bld_1', jibun_address: '서울 종로구 세종로 1', reference: null },
+  }));
+  assert.equal(r1.over, true);
+  assert.deepEqual(back.scored.get(2)!.result.validation, { status: 'match' });
+  assert.equal(back.scored.get(3)!.result.address, null);
+  // rows of one judgement do not share its reasons: one row's result changed leaves the other's
+  assert.notEqual(back.scored.get(1)!.result.reasons, back.scored.get(3)!.result.reasons);
+  assert.deepEqual(JSON.parse(encodeFacts(output)!), [[1, '1000000001', 'bld_1', 'm2', { b: 1 }], [2, '1000000002', null, 'm2', { a: 1 }], [3, '1000000001', 'x', 'm2', { b: 1 }]]);
+  // as chunks processed before 2026-11-27 kept them: the whole assessment per row
+  const before = `{"numbers":[],"refs":[],"distinct":[],"scored":[[7,{"bounce_prob":0.5,"grade":"D","address":null},1]]}`;
+  assert.deepEqual(decodeOutput(before).scored.get(7), { result: { bounce_prob: 0.5, grade: 'D', address: null }, over: true, features: null, addressKey: null });
+});

@@ -7,6 +7,7 @@ import type { BatchRowInput, ChosenHeaders, ChunkOutput, EncodedChunkOutput, Sco
 import type { ChunkText, StoredChunkText } from '../store/batch-store.ts';
 import { bool, iso, json, str } from '../store/rows.ts';
 import { cacheOnlyLookups, type CachedGroup } from './cached-chunk.ts';
+import { overOfKept } from '../domain/mailing-score.ts';
 
 /**
  * A chunk's rows as one JSON text: an array of [row_id, b_no_raw, b_no, valid, name, address,
@@ -76,22 +77,35 @@ export type DistinctAnswer = Omit<StatusAnswer, 'record'> & { record: Omit<NtsRe
  * keeps ten-digit keys as sparse array indices, slow to fill and to stringify.
  */
 /**
- * A scored row as kept: [row_id, ScoredRow] (before compact rows), or [row_id, what the
- * assessment put over the rebuilt result, 1] — its features and address key are in the chunk's
- * facts, which labels read.
+ * A scored row as kept: [row_id, ScoredRow] (before compact rows); [row_id, what the assessment
+ * put over the rebuilt result, 1] (until 2026-11-27); or [row_id, its own part, 2, the index of
+ * its judgement in the chunk's `judged`] (KeptChunk: a judgement most rows share is written once).
+ * The features and address key of the last two are in the chunk's facts, which labels read.
  */
-type EncodedScored = [number, ScoredRow] | [number, Record<string, unknown>, 1];
+type EncodedScored = [number, ScoredRow] | [number, Record<string, unknown>, 1] | [number, unknown[], 2, number];
+
+/** The judgements of a chunk's assessed rows, each as a JSON array (KeptJudgementText.judged). */
+type EncodedJudged = unknown[][];
 
 /** The scored rows as the JSON text of an EncodedScored[]: rows assessed as text are spliced in as they are. */
 function encodeScored(o: ChunkOutput): string {
   const parts = [...o.scored].map(([rowId, s]) => JSON.stringify(s.over ? [rowId, s.result, 1] : [rowId, s]));
-  if (o.assessed) for (const [rowId, a] of o.assessed) parts.push(`[${rowId},${a.over},1]`);
+  if (o.assessed) for (const [rowId, a] of o.assessed) parts.push(`[${rowId},${a.own},2,${a.judgement}]`);
   return `[${parts.join(',')}]`;
 }
 
-function decodeScored(list: readonly EncodedScored[]): Map<number, ScoredRow> {
+/** `,"judged":[…]` of a chunk whose assessed rows share judgements, else nothing. */
+const encodeJudged = (o: ChunkOutput): string => (o.judgements?.length ? `,"judged":[${o.judgements.map((j) => j.judged).join(',')}]` : '');
+
+function decodeScored(list: readonly EncodedScored[], judged: EncodedJudged = []): Map<number, ScoredRow> {
   const out = new Map<number, ScoredRow>();
-  for (const e of list) out.set(e[0], e.length === 3 ? { result: e[1], over: true, features: null, addressKey: null } : e[1]);
+  for (const e of list) {
+    if (e.length === 4) {
+      const j = judged[e[3]];
+      if (!j) throw new Error(`batch chunk output: judgement ${e[3]} of row ${e[0]} is missing`);
+      out.set(e[0], { result: overOfKept(j, e[1]), over: true, features: null, addressKey: null });
+    } else out.set(e[0], e.length === 3 ? { result: e[1], over: true, features: null, addressKey: null } : e[1]);
+  }
   return out;
 }
 
@@ -101,6 +115,7 @@ interface EncodedOutput {
   refs: (number | StatusAnswer | null)[];
   distinct: DistinctAnswer[];
   scored: EncodedScored[];
+  judged?: EncodedJudged;
 }
 
 /** Equal in every field but the record's b_no (records are flat objects of text). */
@@ -119,7 +134,7 @@ function alike(a: StatusAnswer, b: StatusAnswer): boolean {
  * (`groups`, written until 2026-11-26), or each distinct answer less its check time with its
  * numbers and their check times, in step (`timed`).
  */
-type GroupedOutput = { groups: [DistinctAnswer, string[]][]; scored: EncodedScored[] } | { timed: [Omit<DistinctAnswer, 'checkedAt'>, string[], string[]][]; scored: EncodedScored[] };
+type GroupedOutput = ({ groups: [DistinctAnswer, string[]][] } | { timed: [Omit<DistinctAnswer, 'checkedAt'>, string[], string[]][] }) & { scored: EncodedScored[]; judged?: EncodedJudged };
 
 export function encodeOutput(o: ChunkOutput | EncodedChunkOutput): string {
   if ('encoded' in o) return o.encoded;
@@ -143,7 +158,7 @@ export function encodeOutput(o: ChunkOutput | EncodedChunkOutput): string {
     }
     e.refs.push(found.index);
   }
-  return `${JSON.stringify(e).slice(0, -1)},"scored":${encodeScored(o)}}`;
+  return `${JSON.stringify(e).slice(0, -1)},"scored":${encodeScored(o)}${encodeJudged(o)}}`;
 }
 
 export function decodeOutput(v: unknown): ChunkOutput {
@@ -151,13 +166,13 @@ export function decodeOutput(v: unknown): ChunkOutput {
   const answers: ChunkOutput['answers'] = new Map();
   if ('groups' in e) {
     for (const [d, numbers] of e.groups) for (const bno of numbers) answers.set(bno, { ...d, record: { b_no: bno, ...d.record } });
-    return { answers, scored: decodeScored(e.scored) };
+    return { answers, scored: decodeScored(e.scored, e.judged) };
   }
   if ('timed' in e) {
     for (const [d, numbers, checkedAts] of e.timed) {
       numbers.forEach((bno, i) => answers.set(bno, { record: { b_no: bno, ...d.record }, source: d.source, checkedAt: checkedAts[i]!, fromCache: d.fromCache, stale: d.stale }));
     }
-    return { answers, scored: decodeScored(e.scored) };
+    return { answers, scored: decodeScored(e.scored, e.judged) };
   }
   e.numbers.forEach((bno, i) => {
     const ref = e.refs[i] ?? null;
@@ -166,7 +181,7 @@ export function decodeOutput(v: unknown): ChunkOutput {
     if (!d) throw new Error(`batch chunk output: answer ${ref} of ${bno} is missing`);
     return answers.set(bno, { ...d, record: { b_no: bno, ...d.record } });
   });
-  return { answers, scored: decodeScored(e.scored) };
+  return { answers, scored: decodeScored(e.scored, e.judged) };
 }
 
 export function decodeChunk(c: StoredChunkText): StoredChunk {
@@ -207,7 +222,10 @@ export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null 
   if ('encoded' in o || o.scored.size + (o.assessed?.size ?? 0) === 0) return null;
   const out: [number, string][] = [];
   for (const [rowId, s] of o.scored) out.push([rowId, JSON.stringify([rowId, s.bno ?? (typeof s.result.b_no === 'string' ? s.result.b_no : ''), s.addressKey, versionOf(s), s.features])]);
-  for (const [rowId, a] of o.assessed ?? []) out.push([rowId, `[${rowId},${JSON.stringify(a.bno)},${JSON.stringify(a.addressKey)},${JSON.stringify(a.modelVersion)},${a.features}]`]);
+  for (const [rowId, a] of o.assessed ?? []) {
+    const j = o.judgements![a.judgement]!;
+    out.push([rowId, `[${rowId},${JSON.stringify(a.bno)},${JSON.stringify(a.addressKey)},${JSON.stringify(j.modelVersion)},${j.features}]`]);
+  }
   // in row order, as rows are: an EncodedFacts
   return `[${out.toSorted((a, b) => a[0] - b[0]).map(([, text]) => text).join(',')}]`;
 }
@@ -228,7 +246,8 @@ export function rowFactsOf(c: StoredChunkText): RowFacts[] {
   if (facts) {
     for (const [rowId, , addressKey, modelVersion, features] of facts) scored.set(rowId, { addressKey, modelVersion, features: features ?? {} });
   } else if (c.output != null) {
-    for (const [rowId, s] of decodeScored(json<{ scored: EncodedScored[] }>(c.output).scored)) scored.set(rowId, { addressKey: s.addressKey, modelVersion: versionOf(s), features: s.features ?? {} });
+    const output = json<{ scored: EncodedScored[]; judged?: EncodedJudged }>(c.output);
+    for (const [rowId, s] of decodeScored(output.scored, output.judged)) scored.set(rowId, { addressKey: s.addressKey, modelVersion: versionOf(s), features: s.features ?? {} });
   }
   return json<EncodedRow[]>(c.rows).map(([rowId, bnoRaw, bno]) => ({
     rowId, bno: bno ?? bnoRaw, processed, ...(scored.get(rowId) ?? { addressKey: null, features: {}, modelVersion: null }),

@@ -158,19 +158,20 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   const unregistered = named.filter(({ v }) => v.biz_status === 'unregistered').map(({ v }) => v.b_no);
   const near = unregistered.length > 0 ? await liveNeighbours(deps.status, unregistered, { offline: job.offline, bulk: true }) : new Map<string, string>();
   const mailings = named.map(({ row, name, v }) => ({ v, name, address: row.address, liveNeighbour: near.get(v.b_no) ?? null }));
-  const kept = named.length === 0 ? [] : await deps.assess.assessChunk(account, mailings, job.locale, deps.now(), addressChecks);
+  const kept = named.length === 0 ? { judgements: [], rows: [] } : await deps.assess.assessChunk(account, mailings, job.locale, deps.now(), addressChecks);
   if (named.length > 0) await yieldToLoop();
   const assessed: NonNullable<ChunkOutput['assessed']> = new Map();
   named.forEach(({ row, v }, i) => {
-    const a = kept[i]!;
+    const a = kept.rows[i]!;
     const validation = validations.get(row.rowId);
     // kept compact: what the assessment adds; the rest is rebuilt from the answer when read
-    const over = validation ? `${a.over.slice(0, -1)},"validation":${JSON.stringify(validation)}}` : a.over;
-    assessed.set(row.rowId, { over, bno: v.b_no, features: a.features, addressKey: a.addressKey, modelVersion: a.modelVersion });
+    const own = validation ? `${a.own.slice(0, -1)},${JSON.stringify(validation)}]` : a.own;
+    assessed.set(row.rowId, { judgement: a.judgement, own, bno: v.b_no, addressKey: a.addressKey });
     counts.byStatus[v.biz_status] = (counts.byStatus[v.biz_status] ?? 0) + 1;
-    if (a.grade) counts.byGrade[a.grade] = (counts.byGrade[a.grade] ?? 0) + 1;
+    const { grade } = kept.judgements[a.judgement]!;
+    if (grade) counts.byGrade[grade] = (counts.byGrade[grade] ?? 0) + 1;
   });
-  return { output: { answers, scored, assessed }, numbers, counts, rows: rows.length };
+  return { output: { answers, scored, assessed, judgements: kept.judgements }, numbers, counts, rows: rows.length };
 }
 
 /**

@@ -2,6 +2,7 @@
 // looked up. The store keeps them (encoded by batch/chunk-codec.ts); batch/ works with them.
 import type { StatusAnswer } from './status.ts';
 import type { Locale } from './locale.ts';
+import type { KeptJudgementText } from './mailing-score.ts';
 
 /**
  * The headers read as the number, name and address, and as the representative and opening date
@@ -143,18 +144,19 @@ export interface ChunkOutput {
    * wrote it: copied and stored as it is, never parsed on the way); read back as `scored` rows
    */
   assessed?: Map<number, AssessedRowText>;
+  /** the judgements the assessed rows share (KeptChunk's), each listed once */
+  judgements?: KeptJudgementText[];
 }
 
-/** A scored row as JSON text (see ChunkOutput.assessed). */
+/** A scored row as JSON text (see ChunkOutput.assessed and KeptRowText). */
 export interface AssessedRowText {
-  /** what the assessment (and 진위확인) put over the rebuilt result: a JSON object */
-  over: string;
+  /** its judgement's index in ChunkOutput.judgements */
+  judgement: number;
+  /** the row's own part (KeptRowText.own), with its 진위확인 as a fourth value when it has one */
+  own: string;
   /** the number as labels key it */
   bno: string;
-  /** what the model saw: a JSON object */
-  features: string;
   addressKey: string | null;
-  modelVersion: string | null;
 }
 
 /** A chunk's rows as uploaded, with its output once processed. */

@@ -143,23 +143,90 @@ export function scoreMailing(
 }
 
 /**
- * A batch row's assessment as its chunk keeps it, already JSON: what the assessment puts over the
- * result rebuilt from the number's answer, and what a label records. Text, so that a thread that
- * scored the row hands back a few strings rather than objects to copy, and the chunk's output is
- * written without stringifying them again.
+ * A chunk's rows as their chunk keeps their assessments, already JSON: what rows share (a
+ * judgement: probability, grade, action, reasons and model version follow from the model's input
+ * alone, and most of a list's rows repeat an input) once per chunk, and each row's own part
+ * (corrected address and address report) beside the index of its judgement. Text, so that a
+ * thread that scored the rows hands back a few strings rather than objects to copy, and the
+ * chunk's output is written without stringifying them again; compact, because a named list's
+ * results are most of what a job stores (about half the bytes of the whole result per row).
  */
-export interface KeptAssessment {
-  /** the assessment's fields and address report, as a JSON object */
-  over: string;
-  grade: string | null;
+export interface KeptChunk {
+  judgements: KeptJudgementText[];
+  rows: KeptRowText[];
+}
+
+/** A judgement rows of a chunk share. */
+export interface KeptJudgementText {
+  /** [bounce_prob, grade, action, reasons, model_version] as JSON */
+  judged: string;
   /** the features, as a JSON object */
   features: string;
-  addressKey: string | null;
+  grade: string | null;
   modelVersion: string | null;
 }
 
-export function keptAssessment(a: AssessedMailing): KeptAssessment {
-  return { over: JSON.stringify({ ...a.fields, address: a.address }), grade: a.fields.grade, features: JSON.stringify(a.features), addressKey: a.addressKey, modelVersion: a.fields.model_version };
+/** A row's own part of its assessment. */
+export interface KeptRowText {
+  /** its judgement's index in the chunk's list */
+  judgement: number;
+  /** [fixed_zipcode, fixed_address, the address report (addressReportRow) or null] as JSON */
+  own: string;
+  addressKey: string | null;
+}
+
+/** An address report's fields in the order a kept row lists them (addressReportRow). */
+const REPORT_FIELDS = ['quality', 'changes', 'candidates', 'missing_building_number', 'missing_unit', 'zip_mismatch', 'outdated_zip', 'building_id', 'jibun_address', 'reference'] as const satisfies readonly (keyof AddressReport)[];
+
+/** An address report as a kept row lists it: its values without their names. */
+const addressReportRow = (r: AddressReport | null): unknown[] | null => (r ? REPORT_FIELDS.map((f) => r[f]) : null);
+
+/**
+ * What a kept row puts over the result its number's answer gives: the object keptChunk and
+ * scoreChunk wrote as text, in the order of its fields as /verify gives them. `own` may carry a
+ * fourth value (the row's 진위확인, added by its chunk).
+ */
+export function overOfKept(judged: readonly unknown[], own: readonly unknown[]): Record<string, unknown> {
+  const report = own[2] as unknown[] | null;
+  const over: Record<string, unknown> = {
+    bounce_prob: judged[0], grade: judged[1], action: judged[2], fixed_zipcode: own[0], fixed_address: own[1],
+    reasons: (judged[3] as string[]).slice(), model_version: judged[4],
+    address: report ? Object.fromEntries(REPORT_FIELDS.map((f, i) => [f, report[i]])) : null,
+  };
+  if (own.length > 3) over.validation = own[3];
+  return over;
+}
+
+/** The text of a judgement as a kept chunk lists it. */
+const judgedText = (prob: number | null, grade: string | null, action: string | null, reasons: readonly string[], modelVersion: string | null): string =>
+  JSON.stringify([prob, grade, action, reasons, modelVersion]);
+
+/** The text of a row's own part as a kept chunk lists it. */
+const ownText = (fixedZipcode: string | null, fixedAddress: string | null, report: AddressReport | null): string =>
+  JSON.stringify([fixedZipcode, fixedAddress, addressReportRow(report)]);
+
+/** Judgements listed once per chunk, in the order rows first name them. */
+class JudgementList {
+  readonly list: KeptJudgementText[] = [];
+  readonly #byText = new Map<string, number>();
+
+  indexOf(j: KeptJudgementText): number {
+    const key = `${j.judged}\u0000${j.features}`;
+    let i = this.#byText.get(key);
+    if (i === undefined) this.#byText.set(key, (i = this.list.push(j) - 1));
+    return i;
+  }
+}
+
+/** Assessed mailings (scoreMailings') as their chunk keeps them. */
+export function keptChunk(assessed: readonly AssessedMailing[]): KeptChunk {
+  const judgements = new JudgementList();
+  const rows = assessed.map((a): KeptRowText => {
+    const { fields } = a;
+    const judgement = judgements.indexOf({ judged: judgedText(fields.bounce_prob, fields.grade, fields.action, fields.reasons, fields.model_version), features: JSON.stringify(a.features), grade: fields.grade, modelVersion: fields.model_version });
+    return { judgement, own: ownText(fields.fixed_zipcode, fields.fixed_address, a.address), addressKey: a.addressKey };
+  });
+  return { judgements: judgements.list, rows };
 }
 
 /** One row of a chunk to score: its verification, name, address as written (trimmed), its operating neighbour, its outcomes so far. */
@@ -195,17 +262,6 @@ function readRow(m: ChunkMailing, checks: ReadonlyMap<string, AddressCheck | Err
   return { match: check instanceof Error ? null : check, unavailable: check instanceof Error, name };
 }
 
-/** A judgement as a chunk keeps it: the text around the row's own parts of its result. */
-interface KeptJudgement {
-  /** `{"bounce_prob":…,"grade":…,"action":…` */
-  head: string;
-  /** `,"reasons":[…],"model_version":…` */
-  tail: string;
-  features: string;
-  grade: string | null;
-  modelVersion: string | null;
-}
-
 /**
  * Judgements already made, for the chunks scored after: rows of a list share most of what the
  * model reads (status, how the address matched, the trade …), so about half the rows of a chunk,
@@ -214,7 +270,7 @@ interface KeptJudgement {
  * number of inputs each.
  */
 export class ScoreMemo {
-  readonly #byContext = new Map<string, Map<string, KeptJudgement>>();
+  readonly #byContext = new Map<string, Map<string, KeptJudgementText>>();
   readonly #contexts: number;
   readonly #inputs: number;
 
@@ -224,7 +280,7 @@ export class ScoreMemo {
   }
 
   /** The judgements made in this context (a chunk's, whose model and adjustment arrive as copies). */
-  of(ctx: ScoringContext): Map<string, KeptJudgement> {
+  of(ctx: ScoringContext): Map<string, KeptJudgementText> {
     const key = JSON.stringify([ctx.model, ctx.adjustment, ctx.locale]);
     let memo = this.#byContext.get(key);
     if (memo) {
@@ -241,30 +297,29 @@ export class ScoreMemo {
 }
 
 /**
- * A chunk's mailings scored (scoreMailings) as the chunk keeps them, each the same text
- * keptAssessment makes. A row whose model input `memo` has judged before takes that judgement's
- * text, and only its own parts (corrected address, address report) are written.
+ * A chunk's mailings scored (scoreMailings) as the chunk keeps them: what keptChunk makes of
+ * them. A row whose model input `memo` has judged before takes that judgement, and only its own
+ * parts (corrected address, address report) are written.
  */
-export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext, memo: ScoreMemo): KeptAssessment[] {
+export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext, memo: ScoreMemo): KeptChunk {
   const judged = memo.of(ctx);
   const signals = new Map<string, NameSignals>();
-  return rows.map((m) => {
+  const judgements = new JudgementList();
+  // most rows take a judgement listed already: found by identity before its text is compared
+  const listed = new Map<KeptJudgementText, number>();
+  const kept = rows.map((m): KeptRowText => {
     const { match, unavailable, name } = readRow(m, checks, signals);
     const input = modelInputOf(m.v, match, m.history, name, m.liveNeighbour, ctx.asOf);
     const key = `${unavailable ? 1 : 0}${JSON.stringify(input)}`;
     let j = judged.get(key);
     if (!j) {
       const { assessment, reasons, features } = judge(input, unavailable, ctx);
-      j = {
-        head: `{"bounce_prob":${JSON.stringify(round4(assessment.bounceProb))},"grade":${JSON.stringify(assessment.grade)},"action":${JSON.stringify(assessment.action)}`,
-        tail: `,"reasons":${JSON.stringify(reasons)},"model_version":${JSON.stringify(assessment.modelVersion)}`,
-        features: JSON.stringify(features),
-        grade: assessment.grade,
-        modelVersion: assessment.modelVersion,
-      };
+      j = { judged: judgedText(round4(assessment.bounceProb), assessment.grade, assessment.action, reasons, assessment.modelVersion), features: JSON.stringify(features), grade: assessment.grade, modelVersion: assessment.modelVersion };
       judged.set(key, j);
     }
-    const over = `${j.head},"fixed_zipcode":${JSON.stringify(match?.fixedZipcode ?? null)},"fixed_address":${JSON.stringify(match?.fixedAddress ?? null)}${j.tail},"address":${JSON.stringify(addressReportOf(match, unavailable))}}`;
-    return { over, grade: j.grade, features: j.features, addressKey: addressKeyOf(m.raw, match?.entry?.buildingId ?? null), modelVersion: j.modelVersion };
+    let judgement = listed.get(j);
+    if (judgement === undefined) listed.set(j, (judgement = judgements.indexOf(j)));
+    return { judgement, own: ownText(match?.fixedZipcode ?? null, match?.fixedAddress ?? null, addressReportOf(match, unavailable)), addressKey: addressKeyOf(m.raw, match?.entry?.buildingId ?? null) };
   });
+  return { judgements: judgements.list, rows: kept };
 }

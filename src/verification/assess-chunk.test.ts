@@ -16,7 +16,7 @@ import { checkDigitOf } from '../domain/bizno.ts';
 import type { Account } from '../domain/account.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
 import { AssessService, type Mailing } from './assess-service.ts';
-import { type ChunkMailing, keptAssessment, ScoreMemo, scoreChunk, scoreMailings, type ScoringContext } from '../domain/mailing-score.ts';
+import { type ChunkMailing, keptChunk, overOfKept, ScoreMemo, scoreChunk, scoreMailings, type ScoringContext } from '../domain/mailing-score.ts';
 import type { AddressCheck } from '../addresses/address-service.ts';
 
 const T = { timeout: 60_000 };
@@ -46,12 +46,12 @@ test('rows scored in the thread that checked their addresses are what the in-pro
   const inProcess = new AssessService({ addresses: createAddressService(new SandboxDirectory()), models, store: { labels } });
   try {
     const list = mailings();
-    const expected = (await inProcess.assessMany(account, list, 'ko', ASOF)).map(keptAssessment);
+    const expected = keptChunk(await inProcess.assessMany(account, list, 'ko', ASOF));
     const pending = assess.checkAddresses(list.map((m) => m.address));
     assert.ok('thread' in pending, 'the chunk\'s checks are kept in a thread');
     assert.deepEqual(await assess.assessChunk(account, list, 'ko', ASOF, pending), expected);
     assert.equal(threads.scoredInThreads, 1);
-    assert.ok(expected.some((k) => JSON.parse(k.over).reasons.some((r: string) => r.includes('반송'))), 'some rows were scored with their outcomes');
+    assert.ok(expected.judgements.some((j) => (JSON.parse(j.judged) as unknown[][])[3]!.some((r) => String(r).includes('반송'))), 'some rows were scored with their outcomes');
 
     // the thread gave its checks up with the scoring: asked again, the chunk is assessed in-process
     assert.deepEqual(await assess.assessChunk(account, list, 'ko', ASOF, pending), expected);
@@ -92,7 +92,7 @@ test('a chunk scored with judgements kept from earlier chunks is the text scorin
     for (const ctx of contexts) {
       for (let at = 0; at < rows.length; at += 200) {
         const chunk = rows.slice(at, at + 200);
-        assert.deepEqual(scoreChunk(chunk, checks, ctx, memo), scoreMailings(chunk, checks, ctx).map(keptAssessment), `round ${round}, rows ${at}…`);
+        assert.deepEqual(scoreChunk(chunk, checks, ctx, memo), keptChunk(scoreMailings(chunk, checks, ctx)), `round ${round}, rows ${at}…`);
       }
     }
   }
@@ -100,4 +100,20 @@ test('a chunk scored with judgements kept from earlier chunks is the text scorin
   assert.ok(statuses.size >= 3, `several statuses (${[...statuses].join(', ')})`);
   // a model that differs only in its weights (same version) is judged apart
   assert.notDeepEqual(scoreChunk(rows.slice(0, 50), checks, contexts[2]!, memo), scoreChunk(rows.slice(0, 50), checks, contexts[0]!, memo));
+});
+
+test('a kept row read back is the assessment /verify gives: every field, in its order', T, async () => {
+  const inProcess = new AssessService({ addresses: createAddressService(new SandboxDirectory()), models, store: { labels } });
+  const list = mailings();
+  const assessed = await inProcess.assessMany(account, list, 'ko', ASOF);
+  const kept = keptChunk(assessed);
+  assert.ok(kept.judgements.length < list.length, `rows share judgements (${kept.judgements.length} for ${list.length} rows)`);
+  assessed.forEach((a, i) => {
+    const row = kept.rows[i]!;
+    const over = overOfKept(JSON.parse(kept.judgements[row.judgement]!.judged) as unknown[], JSON.parse(row.own) as unknown[]);
+    // the text of the object, so that the order of its fields is compared too
+    assert.equal(JSON.stringify(over), JSON.stringify({ ...a.fields, address: a.address }), `row ${i}`);
+    assert.deepEqual(JSON.parse(kept.judgements[row.judgement]!.features), a.features);
+  });
+  assert.ok(assessed.some((a) => a.address === null) && assessed.some((a) => a.address?.building_id), 'rows with and without an address report');
 });

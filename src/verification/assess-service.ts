@@ -9,7 +9,7 @@ import type { ModelProvider } from '../model/model-provider.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 import {
-  addressKeyOf, type AssessedMailing, type ChunkMailing, type KeptAssessment, keptAssessment, scoreMailings, type ScoredVerification, type ScoringContext,
+  addressKeyOf, type AssessedMailing, type ChunkMailing, type KeptChunk, keptChunk, scoreMailings, type ScoredVerification, type ScoringContext,
 } from '../domain/mailing-score.ts';
 
 export type { AssessedMailing } from '../domain/mailing-score.ts';
@@ -102,15 +102,15 @@ export class AssessService {
    * With their checks kept in an address thread, the thread scores them too: the main thread only
    * reads the account's outcomes for them. Should the thread fail, they are assessed in-process.
    */
-  async assessChunk(account: Account, mailings: readonly Mailing[], locale: Locale, asOf: Date, pending?: PendingChecks): Promise<KeptAssessment[]> {
+  async assessChunk(account: Account, mailings: readonly Mailing[], locale: Locale, asOf: Date, pending?: PendingChecks): Promise<KeptChunk> {
     if (pending && 'thread' in pending) {
       const scored = await this.#inThread(account, mailings, locale, asOf, pending.thread);
       if (scored) return scored;
     }
-    return (await this.assessMany(account, mailings, locale, asOf, pending && 'here' in pending ? pending : undefined)).map(keptAssessment);
+    return keptChunk(await this.assessMany(account, mailings, locale, asOf, pending && 'here' in pending ? pending : undefined));
   }
 
-  async #inThread(account: Account, mailings: readonly Mailing[], locale: Locale, asOf: Date, kept: KeptChecks): Promise<KeptAssessment[] | null> {
+  async #inThread(account: Account, mailings: readonly Mailing[], locale: Locale, asOf: Date, kept: KeptChecks): Promise<KeptChunk | null> {
     const buildings = await kept.buildings;
     const raws = mailings.map((m) => m.address?.trim() ?? '');
     if (!buildings || raws.some((raw) => raw && !buildings.has(raw))) return null;

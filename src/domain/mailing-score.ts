@@ -48,8 +48,11 @@ export function addressKeyOf(raw: string, buildingId: string | null): string | n
   return raw ? (buildingId ?? normaliseAddressKey(raw)) : null;
 }
 
-/** What the model reads of a mailing. */
-function modelInputOf(v: ScoredVerification, match: AddressCheck | null, history: LabelCounts, signals: NameSignals, liveNeighbour: string | null, asOf: Date): AssessmentInput {
+/** The Seoul calendar day of a moment (closure recency is counted in Seoul calendar days). */
+const seoulDay = (at: Date): string => toSeoulIso(at).slice(0, 10);
+
+/** What the model reads of a mailing. `asOf`: the Seoul day of the assessment (seoulDay). */
+function modelInputOf(v: ScoredVerification, match: AddressCheck | null, history: LabelCounts, signals: NameSignals, liveNeighbour: string | null, asOf: string): AssessmentInput {
   return {
     status: v.biz_status,
     // a conversion's date is when the branch number closed: the status text shows it
@@ -69,8 +72,7 @@ function modelInputOf(v: ScoredVerification, match: AddressCheck | null, history
     buildingKind: match?.buildingKind ?? 'unknown',
     name: signals,
     history,
-    // closure recency is counted in Seoul calendar days
-    asOf: toSeoulIso(asOf).slice(0, 10),
+    asOf,
   };
 }
 
@@ -124,7 +126,7 @@ export function scoreMailing(
   v: ScoredVerification, match: AddressCheck | null, unavailable: boolean, addressKey: string | null, history: LabelCounts, signals: NameSignals, liveNeighbour: string | null,
   ctx: ScoringContext,
 ): AssessedMailing {
-  const { assessment, reasons, features } = judge(modelInputOf(v, match, history, signals, liveNeighbour, ctx.asOf), unavailable, ctx);
+  const { assessment, reasons, features } = judge(modelInputOf(v, match, history, signals, liveNeighbour, seoulDay(ctx.asOf)), unavailable, ctx);
   return {
     fields: {
       bounce_prob: round4(assessment.bounceProb),
@@ -205,28 +207,66 @@ const judgedText = (prob: number | null, grade: string | null, action: string | 
 const ownText = (fixedZipcode: string | null, fixedAddress: string | null, report: AddressReport | null): string =>
   JSON.stringify([fixedZipcode, fixedAddress, addressReportRow(report)]);
 
-/** Judgements listed once per chunk, in the order rows first name them. */
-class JudgementList {
+/**
+ * Judgements listed once per chunk, in the order rows first name them, by a key of each (its
+ * text, or the object itself where equal judgements are one object).
+ */
+class JudgementList<K> {
   readonly list: KeptJudgementText[] = [];
-  readonly #byText = new Map<string, number>();
+  readonly #byKey = new Map<K, number>();
 
-  indexOf(j: KeptJudgementText): number {
-    const key = `${j.judged}\u0000${j.features}`;
-    let i = this.#byText.get(key);
-    if (i === undefined) this.#byText.set(key, (i = this.list.push(j) - 1));
+  indexOf(key: K, j: KeptJudgementText): number {
+    let i = this.#byKey.get(key);
+    if (i === undefined) this.#byKey.set(key, (i = this.list.push(j) - 1));
     return i;
   }
 }
 
 /** Assessed mailings (scoreMailings') as their chunk keeps them. */
 export function keptChunk(assessed: readonly AssessedMailing[]): KeptChunk {
-  const judgements = new JudgementList();
+  const judgements = new JudgementList<string>();
   const rows = assessed.map((a): KeptRowText => {
     const { fields } = a;
-    const judgement = judgements.indexOf({ judged: judgedText(fields.bounce_prob, fields.grade, fields.action, fields.reasons, fields.model_version), features: JSON.stringify(a.features), grade: fields.grade, modelVersion: fields.model_version });
-    return { judgement, own: ownText(fields.fixed_zipcode, fields.fixed_address, a.address), addressKey: a.addressKey };
+    const j = { judged: judgedText(fields.bounce_prob, fields.grade, fields.action, fields.reasons, fields.model_version), features: JSON.stringify(a.features), grade: fields.grade, modelVersion: fields.model_version };
+    return { judgement: judgements.indexOf(`${j.judged}\u0000${j.features}`, j), own: ownText(fields.fixed_zipcode, fields.fixed_address, a.address), addressKey: a.addressKey };
   });
   return { judgements: judgements.list, rows };
+}
+
+/**
+ * What a model input is remembered by (ScoreMemo): its values in order (modelInputOf always
+ * makes the same fields), each nested object's by name, and whether the directory answered.
+ * Shorter than its JSON and as exact: the inputs hold enums, dates, digits, numbers and booleans;
+ * an input with a text that could be mistaken for the separators (none is), or any other kind of
+ * value, is keyed by its JSON instead.
+ */
+export function inputKey(input: AssessmentInput, unavailable: boolean): string {
+  const answered = unavailable ? '1' : '0';
+  let key = answered;
+  for (const v of Object.values(input) as unknown[]) {
+    const part = v !== null && typeof v === 'object' ? nestedKey(v) : valueKey(v);
+    if (part === null) return `J${answered}${JSON.stringify(input)}`;
+    key += part;
+  }
+  return key;
+}
+
+function nestedKey(o: object): string | null {
+  let key = '{';
+  for (const [name, v] of Object.entries(o)) {
+    const part = valueKey(v);
+    if (part === null) return null;
+    key += `${name}${part}`;
+  }
+  return `${key}}`;
+}
+
+/** A value of a model input, its type marked so that null, "null" and 0, "0" differ; null: not one to key so. */
+function valueKey(v: unknown): string | null {
+  if (typeof v === 'string') return /[{}|]/.test(v) ? null : `|s${v}`;
+  if (typeof v === 'number') return `|n${v}`;
+  if (typeof v === 'boolean') return v ? '|T' : '|F';
+  return v === null ? '|N' : null;
 }
 
 /** One row of a chunk to score: its verification, name, address as written (trimmed), its operating neighbour, its outcomes so far. */
@@ -304,22 +344,20 @@ export class ScoreMemo {
 export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext, memo: ScoreMemo): KeptChunk {
   const judged = memo.of(ctx);
   const signals = new Map<string, NameSignals>();
-  const judgements = new JudgementList();
-  // most rows take a judgement listed already: found by identity before its text is compared
-  const listed = new Map<KeptJudgementText, number>();
+  // a judgement the memo gave twice is one object: listed by it (two equal ones made apart are listed twice)
+  const judgements = new JudgementList<KeptJudgementText>();
+  const day = seoulDay(ctx.asOf);
   const kept = rows.map((m): KeptRowText => {
     const { match, unavailable, name } = readRow(m, checks, signals);
-    const input = modelInputOf(m.v, match, m.history, name, m.liveNeighbour, ctx.asOf);
-    const key = `${unavailable ? 1 : 0}${JSON.stringify(input)}`;
+    const input = modelInputOf(m.v, match, m.history, name, m.liveNeighbour, day);
+    const key = inputKey(input, unavailable);
     let j = judged.get(key);
     if (!j) {
       const { assessment, reasons, features } = judge(input, unavailable, ctx);
       j = { judged: judgedText(round4(assessment.bounceProb), assessment.grade, assessment.action, reasons, assessment.modelVersion), features: JSON.stringify(features), grade: assessment.grade, modelVersion: assessment.modelVersion };
       judged.set(key, j);
     }
-    let judgement = listed.get(j);
-    if (judgement === undefined) listed.set(j, (judgement = judgements.indexOf(j)));
-    return { judgement, own: ownText(match?.fixedZipcode ?? null, match?.fixedAddress ?? null, addressReportOf(match, unavailable)), addressKey: addressKeyOf(m.raw, match?.entry?.buildingId ?? null) };
+    return { judgement: judgements.indexOf(j, j), own: ownText(match?.fixedZipcode ?? null, match?.fixedAddress ?? null, addressReportOf(match, unavailable)), addressKey: addressKeyOf(m.raw, match?.entry?.buildingId ?? null) };
   });
   return { judgements: judgements.list, rows: kept };
 }

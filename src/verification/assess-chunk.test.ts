@@ -8,7 +8,7 @@ import { AddressThreads } from '../addresses/address-threads.ts';
 import { SandboxDirectory } from '../addresses/sandbox-directory.ts';
 import { sandboxWorld } from '../addresses/sandbox-data.ts';
 import { PRIOR_MODEL } from '../domain/model/prior.ts';
-import type { AccountAdjustment } from '../domain/model/types.ts';
+import type { AccountAdjustment, AssessmentInput } from '../domain/model/types.ts';
 import type { LabelCounts } from '../domain/label.ts';
 import { buildVerification } from '../domain/verification.ts';
 import { sandboxRecord } from '../registry/sandbox.ts';
@@ -16,7 +16,7 @@ import { checkDigitOf } from '../domain/bizno.ts';
 import type { Account } from '../domain/account.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
 import { AssessService, type Mailing } from './assess-service.ts';
-import { type ChunkMailing, keptChunk, overOfKept, ScoreMemo, scoreChunk, scoreMailings, type ScoringContext } from '../domain/mailing-score.ts';
+import { type ChunkMailing, inputKey, type KeptChunk, keptChunk, overOfKept, ScoreMemo, scoreChunk, scoreMailings, type ScoringContext } from '../domain/mailing-score.ts';
 import type { AddressCheck } from '../addresses/address-service.ts';
 
 const T = { timeout: 60_000 };
@@ -39,6 +39,14 @@ function mailings(): Mailing[] {
   });
 }
 
+/** Each row of a kept chunk as it reads back: its result's text (fields in order), features, grade, model version and address key. */
+function readBack(kept: KeptChunk): unknown[] {
+  return kept.rows.map((r) => {
+    const j = kept.judgements[r.judgement]!;
+    return [JSON.stringify(overOfKept(JSON.parse(j.judged) as unknown[], JSON.parse(r.own) as unknown[])), j.features, j.grade, j.modelVersion, r.addressKey];
+  });
+}
+
 test('rows scored in the thread that checked their addresses are what the in-process assessment gives', T, async () => {
   const threads = new AddressThreads(createAddressService(new SandboxDirectory()), { directory: 'sandbox' }, 1);
   const warned: string[] = [];
@@ -49,12 +57,12 @@ test('rows scored in the thread that checked their addresses are what the in-pro
     const expected = keptChunk(await inProcess.assessMany(account, list, 'ko', ASOF));
     const pending = assess.checkAddresses(list.map((m) => m.address));
     assert.ok('thread' in pending, 'the chunk\'s checks are kept in a thread');
-    assert.deepEqual(await assess.assessChunk(account, list, 'ko', ASOF, pending), expected);
+    assert.deepEqual(readBack(await assess.assessChunk(account, list, 'ko', ASOF, pending)), readBack(expected));
     assert.equal(threads.scoredInThreads, 1);
     assert.ok(expected.judgements.some((j) => (JSON.parse(j.judged) as unknown[][])[3]!.some((r) => String(r).includes('반송'))), 'some rows were scored with their outcomes');
 
     // the thread gave its checks up with the scoring: asked again, the chunk is assessed in-process
-    assert.deepEqual(await assess.assessChunk(account, list, 'ko', ASOF, pending), expected);
+    assert.deepEqual(readBack(await assess.assessChunk(account, list, 'ko', ASOF, pending)), readBack(expected));
     assert.equal(threads.scoredInThreads, 1);
     assert.match(warned.join('\n'), /scoring it in-process/);
   } finally {
@@ -92,14 +100,14 @@ test('a chunk scored with judgements kept from earlier chunks is the text scorin
     for (const ctx of contexts) {
       for (let at = 0; at < rows.length; at += 200) {
         const chunk = rows.slice(at, at + 200);
-        assert.deepEqual(scoreChunk(chunk, checks, ctx, memo), keptChunk(scoreMailings(chunk, checks, ctx)), `round ${round}, rows ${at}…`);
+        assert.deepEqual(readBack(scoreChunk(chunk, checks, ctx, memo)), readBack(keptChunk(scoreMailings(chunk, checks, ctx))), `round ${round}, rows ${at}…`);
       }
     }
   }
   const statuses = new Set(rows.map((r) => r.v.biz_status));
   assert.ok(statuses.size >= 3, `several statuses (${[...statuses].join(', ')})`);
   // a model that differs only in its weights (same version) is judged apart
-  assert.notDeepEqual(scoreChunk(rows.slice(0, 50), checks, contexts[2]!, memo), scoreChunk(rows.slice(0, 50), checks, contexts[0]!, memo));
+  assert.notDeepEqual(readBack(scoreChunk(rows.slice(0, 50), checks, contexts[2]!, memo)), readBack(scoreChunk(rows.slice(0, 50), checks, contexts[0]!, memo)));
 });
 
 test('a kept row read back is the assessment /verify gives: every field, in its order', T, async () => {
@@ -116,4 +124,31 @@ test('a kept row read back is the assessment /verify gives: every field, in its 
     assert.deepEqual(JSON.parse(kept.judgements[row.judgement]!.features), a.features);
   });
   assert.ok(assessed.some((a) => a.address === null) && assessed.some((a) => a.address?.building_id), 'rows with and without an address report');
+});
+
+test('a model input is remembered by a key that tells apart every input that differs', () => {
+  const base: AssessmentInput = {
+    status: 'active', closedOn: null, taxTypeCode: '01', entityKind: 'individual_taxable', addressQuality: 'exact', addressChanges: 0, missingBuildingNumber: false, missingUnit: false,
+    zipMismatch: false, outdatedZip: false, formerRoad: false, liveNeighbour: null, addressForm: 'road', notFound: null, buildingKind: 'apartment',
+    name: { entityMismatch: false, closureHint: false, trade: null, branch: false }, history: { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 }, asOf: '2026-11-27',
+  };
+  const variants: AssessmentInput[] = [
+    base,
+    { ...base, closedOn: '2026-01-02' },
+    { ...base, taxTypeCode: '' },
+    { ...base, addressChanges: 1 },
+    { ...base, missingUnit: true },
+    { ...base, liveNeighbour: '1234567891' },
+    { ...base, name: { ...base.name, trade: 'food' } },
+    { ...base, name: { ...base.name, branch: true } },
+    { ...base, history: { ...base.history, bizGone: 1 } },
+    { ...base, history: { ...base.history, addressBounced: 1 } },
+    { ...base, asOf: '2026-11-28' },
+    // texts that look like the key's own marks are keyed by their JSON
+    { ...base, taxTypeCode: '01|F' },
+    { ...base, taxTypeCode: '01}{' },
+  ];
+  const keys = variants.flatMap((v) => [inputKey(v, false), inputKey(v, true)]);
+  assert.equal(new Set(keys).size, keys.length);
+  assert.equal(inputKey(structuredClone(base), false), inputKey(base, false), 'equal inputs, one key');
 });

@@ -47,8 +47,8 @@ export interface RoadKey {
   sub: number;
 }
 
-/** A RoadKey as text (the JSON of its parts, without the brackets). */
-export const roadKey = (k: RoadKey): string => JSON.stringify([k.sigungu, k.roadName, k.main, k.sub]).slice(1, -1);
+/** A RoadKey as text: its parts joined by U+0001, which no name the parser reads (Hangul and digits) holds. */
+export const roadKey = (k: RoadKey): string => `${k.sigungu}\u0001${k.roadName}\u0001${k.main}\u0001${k.sub}`;
 
 const ROAD_KEYS_PER_STATEMENT = 1_000;
 /** Raises the directory's version (directoryVersion): in every transaction that writes its tables. */
@@ -288,10 +288,16 @@ export class AddressStore extends OverSql {
    */
   async findByRoadMany(keys: readonly RoadKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
     const out = new Map<string, DirectoryEntry[]>();
-    for (const k of keys) out.set(roadKey(k), []);
-    const distinct = [...out.keys()];
+    const asked = new Map<string, RoadKey>();
+    for (const k of keys) {
+      const key = roadKey(k);
+      if (asked.has(key)) continue;
+      asked.set(key, k);
+      out.set(key, []);
+    }
+    const distinct = [...asked.values()];
     for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
-      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => JSON.parse(`[${k}]`) as [string, string, number, number]);
+      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => [k.sigungu, k.roadName, k.main, k.sub]);
       const rows = await this.sql.arrays(
         `SELECT ${JOINED_COLUMNS}
          FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a

@@ -109,7 +109,7 @@ test('a compact scored row keeps what its assessment added; its features and num
   const back = decodeOutput(encodeOutput(output));
   assert.deepEqual(back.scored.get(1), { result: { bounce_prob: 0.1, grade: 'A', model_version: 'm1', address: null }, over: true, features: null, addressKey: null });
   assert.deepEqual(back.scored.get(2), output.scored.get(2));
-  assert.deepEqual(JSON.parse(encodeFacts(output)!), [[1, '1000000001', 'k', 'm1', { a: 1 }], [2, '1000000001', null, 'm0', { b: 1 }]]);
+  assert.deepEqual(JSON.parse(encodeFacts(output)!), { features: [], rows: [[1, '1000000001', 'k', 'm1', { a: 1 }], [2, '1000000001', null, 'm0', { b: 1 }]] });
 });
 
 /** A judgement as KeptChunk lists it. */
@@ -140,7 +140,16 @@ test('rows assessed as a chunk keep each shared judgement once and read back who
   assert.equal(back.scored.get(3)!.result.address, null);
   // rows of one judgement do not share its reasons: one row's result changed leaves the other's
   assert.notEqual(back.scored.get(1)!.result.reasons, back.scored.get(3)!.result.reasons);
-  assert.deepEqual(JSON.parse(encodeFacts(output)!), [[1, '1000000001', 'bld_1', 'm2', { b: 1 }], [2, '1000000002', null, 'm2', { a: 1 }], [3, '1000000001', 'x', 'm2', { b: 1 }]]);
+  // the facts name each row's judgement's features, written once
+  assert.deepEqual(JSON.parse(encodeFacts(output)!), { features: [{ a: 1 }, { b: 1 }], rows: [[1, '1000000001', 'bld_1', 'm2', 1], [2, '1000000002', null, 'm2', 0], [3, '1000000001', 'x', 'm2', 1]] });
+  const rows: BatchRowInput[] = [1, 2, 3].map((rowId) => ({ rowId, bnoRaw: '', bno: null, valid: false, name: '가', address: null, cells: {} }));
+  const stored = { chunkNo: 1, firstRow: 1, lastRow: 3, rows: encodeRows(rows, []), columns: '[]', processed: true };
+  const facts = rowFactsOf({ ...stored, output: null, facts: encodeFacts(output) });
+  assert.deepEqual(facts.map((f) => [f.rowId, f.bno, f.addressKey, f.modelVersion, f.features]), [[1, '1000000001', 'bld_1', 'm2', { b: 1 }], [2, '1000000002', null, 'm2', { a: 1 }], [3, '1000000001', 'x', 'm2', { b: 1 }]]);
+  assert.notEqual(facts[0]!.features, facts[2]!.features, 'rows of one judgement do not share its features object');
+  // facts as kept before 2026-11-27: a bare list, the features written out per row
+  const factsBefore = rowFactsOf({ ...stored, output: null, facts: '[[1,"1000000001","bld_1","m2",{"b":1}],[2,"1000000002",null,"m2",{"a":1}],[3,"1000000001","x","m2",null]]' });
+  assert.deepEqual(factsBefore.map((f) => f.features), [{ b: 1 }, { a: 1 }, {}]);
   // as chunks processed before 2026-11-27 kept them: the whole assessment per row
   const before = `{"numbers":[],"refs":[],"distinct":[],"scored":[[7,{"bounce_prob":0.5,"grade":"D","address":null},1]]}`;
   assert.deepEqual(decodeOutput(before).scored.get(7), { result: { bounce_prob: 0.5, grade: 'D', address: null }, over: true, features: null, addressKey: null });

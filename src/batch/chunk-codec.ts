@@ -211,8 +211,14 @@ export interface RowFacts {
   modelVersion: string | null;
 }
 
-/** A scored row's facts as kept: [row_id, the number as labels key it, address_key, model_version, features]. */
-type EncodedFacts = [number, string, string | null, string | null, Record<string, number> | null][];
+/**
+ * A scored row's facts as kept: [row_id, the number as labels key it, address_key, model_version,
+ * features], the features written out or, for a row assessed with its chunk, the index of its
+ * judgement's in `features` (since 2026-11-27: rows that share a judgement share its features).
+ */
+type FactsRow = [number, string, string | null, string | null, Record<string, number> | number | null];
+/** A chunk's facts: its scored rows' in row order (a bare list: written before 2026-11-27). */
+type EncodedFacts = FactsRow[] | { features: Record<string, number>[]; rows: FactsRow[] };
 
 /** The model version a scored row's result names, or null. */
 const versionOf = (s: ScoredRow): string | null => (typeof s.result.model_version === 'string' ? s.result.model_version : null);
@@ -224,10 +230,11 @@ export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null 
   for (const [rowId, s] of o.scored) out.push([rowId, JSON.stringify([rowId, s.bno ?? (typeof s.result.b_no === 'string' ? s.result.b_no : ''), s.addressKey, versionOf(s), s.features])]);
   for (const [rowId, a] of o.assessed ?? []) {
     const j = o.judgements![a.judgement]!;
-    out.push([rowId, `[${rowId},${JSON.stringify(a.bno)},${JSON.stringify(a.addressKey)},${JSON.stringify(j.modelVersion)},${j.features}]`]);
+    out.push([rowId, `[${rowId},${JSON.stringify(a.bno)},${JSON.stringify(a.addressKey)},${JSON.stringify(j.modelVersion)},${a.judgement}]`]);
   }
-  // in row order, as rows are: an EncodedFacts
-  return `[${out.toSorted((a, b) => a[0] - b[0]).map(([, text]) => text).join(',')}]`;
+  // in row order, as rows are
+  const rows = out.toSorted((a, b) => a[0] - b[0]).map(([, text]) => text).join(',');
+  return `{"features":[${(o.judgements ?? []).map((j) => j.features).join(',')}],"rows":[${rows}]}`;
 }
 
 /**
@@ -238,13 +245,17 @@ export function encodeFacts(o: ChunkOutput | EncodedChunkOutput): string | null 
  */
 export function rowFactsOf(c: StoredChunkText): RowFacts[] {
   const processed = c.processed ?? c.output != null;
-  const facts = c.facts == null ? null : json<EncodedFacts>(c.facts);
+  const kept = c.facts == null ? null : json<EncodedFacts>(c.facts);
+  const facts = kept === null ? null : Array.isArray(kept) ? kept : kept.rows;
+  const shared = kept !== null && !Array.isArray(kept) ? kept.features : [];
+  // a copy each: rows that share a judgement's features do not share the object
+  const featuresOf = (f: FactsRow[4]): Record<string, number> => (typeof f === 'number' ? { ...shared[f] } : (f ?? {}));
   if (facts && facts.length === c.lastRow - c.firstRow + 1) {
-    return facts.map(([rowId, bno, addressKey, modelVersion, features]) => ({ rowId, bno, processed, addressKey, modelVersion, features: features ?? {} }));
+    return facts.map(([rowId, bno, addressKey, modelVersion, features]) => ({ rowId, bno, processed, addressKey, modelVersion, features: featuresOf(features) }));
   }
   const scored = new Map<number, Omit<RowFacts, 'rowId' | 'bno' | 'processed'>>();
   if (facts) {
-    for (const [rowId, , addressKey, modelVersion, features] of facts) scored.set(rowId, { addressKey, modelVersion, features: features ?? {} });
+    for (const [rowId, , addressKey, modelVersion, features] of facts) scored.set(rowId, { addressKey, modelVersion, features: featuresOf(features) });
   } else if (c.output != null) {
     const output = json<{ scored: EncodedScored[]; judged?: EncodedJudged }>(c.output);
     for (const [rowId, s] of decodeScored(output.scored, output.judged)) scored.set(rowId, { addressKey: s.addressKey, modelVersion: versionOf(s), features: s.features ?? {} });

@@ -241,11 +241,11 @@ export function keptChunk(assessed: readonly AssessedMailing[]): KeptChunk {
  * value, is keyed by its JSON instead.
  */
 export function inputKey(input: AssessmentInput, unavailable: boolean): string {
-  const answered = unavailable ? '1' : '0';
-  let key = answered;
+  const unchecked = unavailable ? '1' : '0';
+  let key = unchecked;
   for (const v of Object.values(input) as unknown[]) {
     const part = v !== null && typeof v === 'object' ? nestedKey(v) : valueKey(v);
-    if (part === null) return `J${answered}${JSON.stringify(input)}`;
+    if (part === null) return `J${unchecked}${JSON.stringify(input)}`;
     key += part;
   }
   return key;

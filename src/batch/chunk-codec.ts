@@ -249,7 +249,12 @@ export function rowFactsOf(c: StoredChunkText): RowFacts[] {
   const facts = kept === null ? null : Array.isArray(kept) ? kept : kept.rows;
   const shared = kept !== null && !Array.isArray(kept) ? kept.features : [];
   // a copy each: rows that share a judgement's features do not share the object
-  const featuresOf = (f: FactsRow[4]): Record<string, number> => (typeof f === 'number' ? { ...shared[f] } : (f ?? {}));
+  const featuresOf = (f: FactsRow[4]): Record<string, number> => {
+    if (typeof f !== 'number') return f ?? {};
+    const features = shared[f];
+    if (!features) throw new Error(`batch chunk facts: features ${f} are missing`);
+    return { ...features };
+  };
   if (facts && facts.length === c.lastRow - c.firstRow + 1) {
     return facts.map(([rowId, bno, addressKey, modelVersion, features]) => ({ rowId, bno, processed, addressKey, modelVersion, features: featuresOf(features) }));
   }

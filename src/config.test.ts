@@ -12,8 +12,10 @@ test('defaults run the embedded store on port 8080 with the sandbox registry', (
 });
 
 test('a postgres:// DATABASE_URL switches the store', () => {
-  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).store, { kind: 'postgres', url: 'postgres://u@h:5432/db' });
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://u@h:5432/db' }).store, { kind: 'postgres', url: 'postgres://u@h:5432/db', namedStatements: 256 });
   assert.equal(loadConfig({ DATABASE_URL: 'postgresql://h/db' }).store.kind, 'postgres');
+  // behind a pooler that cannot keep a session's statements
+  assert.deepEqual(loadConfig({ DATABASE_URL: 'postgres://h/db', DATABASE_NAMED_STATEMENTS: '0' }).store, { kind: 'postgres', url: 'postgres://h/db', namedStatements: 0 });
 });
 
 test('bad values stop start-up with a message naming each variable', () => {

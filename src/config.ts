@@ -22,6 +22,7 @@ export const EnvSchema = Type.Object({
     Type.String({ pattern: '^postgres(ql)?://', description: 'a postgres:// URL switches the store to PostgreSQL' }),
   ),
   DATABASE_SCHEMA: Type.Optional(Type.String({ pattern: '^[a-z_][a-z0-9_]{0,62}$', description: 'PostgreSQL schema to use (created if missing); default the search_path' })),
+  DATABASE_NAMED_STATEMENTS: Int(0, 10_000, 256, 'PostgreSQL: statements run again and again are named, so each connection parses them once; at most this many texts. 0 for a pooler in transaction mode (PgBouncer before 1.21, or without max_prepared_statements)'),
   NTS_SERVICE_KEY: Type.Optional(Type.String({ description: 'data.go.kr service key; without it the sandbox registry answers' })),
   NTS_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://api.odcloud.kr', description: 'NTS status API base URL' }),
   NTS_TIMEOUT_MS: Int(100, 60_000, 5000, 'per-attempt timeout of an NTS call, from when it goes on the wire'),
@@ -119,7 +120,7 @@ export interface Config {
   port: number;
   host: string;
   dataDir: string;
-  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string };
+  store: { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string; schema?: string; namedStatements?: number };
   nts: { serviceKey: string | undefined; baseUrl: string; timeoutMs: number; concurrency: number; cacheTtlSeconds: number };
   authCacheTtlMs: number;
   addresses: { directory: 'auto' | 'sandbox' | 'local' | 'juso'; jusoKey: string | undefined; jusoBaseUrl: string; threads: number };
@@ -200,7 +201,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir,
     store: e.DATABASE_URL
-      ? { kind: 'postgres', url: e.DATABASE_URL, ...(e.DATABASE_SCHEMA ? { schema: e.DATABASE_SCHEMA } : {}) }
+      ? { kind: 'postgres', url: e.DATABASE_URL, ...(e.DATABASE_SCHEMA ? { schema: e.DATABASE_SCHEMA } : {}), namedStatements: e.DATABASE_NAMED_STATEMENTS }
       : { kind: 'sqlite', file: path.join(dataDir, 'bizcheck.db') },
     nts: {
       serviceKey: e.NTS_SERVICE_KEY,

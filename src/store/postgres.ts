@@ -3,7 +3,7 @@
 // which process asks.
 import pg from 'pg';
 import { loadMigrations } from './migrations.ts';
-import { PostgresSql } from './sql-postgres.ts';
+import { PostgresSql, StatementNames } from './sql-postgres.ts';
 import { SqlStore } from './store.ts';
 
 export interface PostgresOptions {
@@ -12,6 +12,8 @@ export interface PostgresOptions {
   schema?: string;
   /** pool size per process: a few connections serve thousands of requests a second */
   poolSize?: number;
+  /** statement texts run as named statements, parsed once per connection (StatementNames; default 256, 0 none) */
+  namedStatements?: number;
 }
 
 export class PostgresStore extends SqlStore {
@@ -31,7 +33,7 @@ export class PostgresStore extends SqlStore {
     });
     // an idle client that loses its connection must not crash the process
     pool.on('error', () => {});
-    super(new PostgresSql(pool));
+    super(new PostgresSql(pool, new StatementNames(opts.namedStatements ?? 256)));
     this.#pool = pool;
     this.#schema = opts.schema;
   }

@@ -10,28 +10,103 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
 const text = rewriteCache(toPostgresText);
 
+/**
+ * Names for the statements a pool runs again and again, so that PostgreSQL parses each once per
+ * connection (and plans it by its plan cache's rule: afresh for the first five runs, then once
+ * for all unless that plan looks costlier) instead of on every run: a named row's chunk runs
+ * hundreds of directory statements, and parsing them was a third of its cost (bench/RESULTS.md,
+ * session 23). A text is named the second time it runs, and at most `most` texts are: a text
+ * with a list of varying length is a text per length, and each named one is kept by every
+ * connection that runs it; those past the limit, and those run once, stay unnamed. 0 names none,
+ * for a pooler in transaction mode that cannot keep a session's statements.
+ */
+export class StatementNames {
+  readonly #most: number;
+  readonly #named = new Map<string, string>();
+  #made = 0;
+  /** texts run once so far (dropped when they fill up: a text seen again is then counted anew) */
+  readonly #seen = new Set<string>();
+
+  constructor(most: number) {
+    this.#most = most;
+  }
+
+  /** The name to run `t` under, or undefined to run it unnamed. */
+  nameOf(t: string): string | undefined {
+    const name = this.#named.get(t);
+    if (name !== undefined || this.#named.size >= this.#most) return name;
+    if (!this.#seen.delete(t)) {
+      if (this.#seen.size >= 4 * this.#most) this.#seen.clear();
+      this.#seen.add(t);
+      return undefined;
+    }
+    const named = `bizcheck_${++this.#made}`;
+    this.#named.set(t, named);
+    return named;
+  }
+
+  /**
+   * A text whose named statement a connection can no longer run (a migration changed what it
+   * returns): named afresh, so that each connection prepares it again under the new name.
+   */
+  renew(t: string): void {
+    if (this.#named.has(t)) this.#named.set(t, `bizcheck_${++this.#made}`);
+  }
+
+  /** How many texts are named. */
+  get size(): number {
+    return this.#named.size;
+  }
+}
+
 export class PostgresSql implements Sql {
   readonly dialect = 'postgres';
   readonly #on: pg.Pool | pg.PoolClient;
+  readonly #names: StatementNames;
 
-  constructor(on: pg.Pool | pg.PoolClient) {
+  /** `names`: the pool's (a transaction's handle shares its pool's); none names nothing. */
+  constructor(on: pg.Pool | pg.PoolClient, names: StatementNames = new StatementNames(0)) {
     this.#on = on;
+    this.#names = names;
+  }
+
+  #query(sql: string, params: readonly unknown[], rowMode?: 'array'): pg.QueryConfig & { rowMode?: 'array' } {
+    const t = text(sql);
+    const name = this.#names.nameOf(t);
+    return { text: t, values: params as unknown[], ...(name === undefined ? {} : { name }), ...(rowMode ? { rowMode } : {}) };
+  }
+
+  /**
+   * Runs a statement. A named one that PostgreSQL refuses because a migration changed what it
+   * returns (SELECT * of a table that gained a column) is named afresh and, outside a
+   * transaction (which the refusal has aborted), run again unnamed.
+   */
+  async #send<R extends pg.QueryResultRow>(q: pg.QueryConfig & { rowMode?: 'array' }): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.#on.query<R>(q);
+    } catch (err) {
+      if (q.name === undefined || !isStalePlan(err)) throw err;
+      this.#names.renew(q.text);
+      if (!(this.#on instanceof pg.Pool)) throw err;
+      const { name: _, ...unnamed } = q;
+      return this.#on.query<R>(unnamed);
+    }
   }
 
   async all(sql: string, params: readonly unknown[] = []): Promise<Row[]> {
-    return (await this.#on.query(text(sql), params as unknown[])).rows as Row[];
+    return (await this.#send<Row>(this.#query(sql, params))).rows;
   }
 
   async get(sql: string, params: readonly unknown[] = []): Promise<Row | undefined> {
-    return (await this.#on.query(text(sql), params as unknown[])).rows[0] as Row | undefined;
+    return (await this.#send<Row>(this.#query(sql, params))).rows[0];
   }
 
   async run(sql: string, params: readonly unknown[] = []): Promise<number> {
-    return (await this.#on.query(text(sql), params as unknown[])).rowCount ?? 0;
+    return (await this.#send(this.#query(sql, params))).rowCount ?? 0;
   }
 
   async arrays(sql: string, params: readonly unknown[] = []): Promise<unknown[][]> {
-    return (await this.#on.query<unknown[]>({ text: text(sql), values: params as unknown[], rowMode: 'array' })).rows;
+    return (await this.#send<unknown[]>(this.#query(sql, params, 'array'))).rows;
   }
 
   async lock(key: string, mode: 'exclusive' | 'shared' = 'exclusive'): Promise<void> {
@@ -47,7 +122,7 @@ export class PostgresSql implements Sql {
     c.on('error', ignoreLostConnection);
     try {
       await c.query('BEGIN');
-      const out = await fn(new PostgresSql(c));
+      const out = await fn(new PostgresSql(c, this.#names));
       await c.query('COMMIT');
       return out;
     } catch (err) {
@@ -61,3 +136,7 @@ export class PostgresSql implements Sql {
 }
 
 const ignoreLostConnection = (): void => {};
+
+/** PostgreSQL's refusal of a prepared statement whose result a schema change altered. */
+const isStalePlan = (err: unknown): boolean =>
+  err instanceof Error && (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(err.message);

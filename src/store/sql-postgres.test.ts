@@ -32,13 +32,22 @@ test('texts run once do not pile up: past four times the bound they are counted 
   assert.ok(names.nameOf('a'), 'and is named on its next run');
 });
 
-test('on PostgreSQL: named statements answer as unnamed ones do, in and out of a transaction, and the connection keeps them', { skip: PG_URL ? false : 'TEST_DATABASE_URL not set' }, async () => {
+/** A pool of one connection (what it keeps can be read on it) in a schema of its own, dropped after. */
+async function onOneConnection(fn: (pool: pg.Pool) => Promise<void>): Promise<void> {
   const schema = `t_names_${randomBytes(6).toString('hex')}`;
-  // one connection, so that what it keeps can be read on it
   const pool = new pg.Pool({ connectionString: PG_URL, max: 1, options: `-c search_path=${schema}` });
   pool.on('error', () => {});
   try {
     await pool.query(`CREATE SCHEMA ${schema}`);
+    await fn(pool);
+  } finally {
+    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
+    await pool.end();
+  }
+}
+
+test('on PostgreSQL: named statements answer as unnamed ones do, in and out of a transaction, and the connection keeps them', { skip: PG_URL ? false : 'TEST_DATABASE_URL not set' }, () =>
+  onOneConnection(async (pool) => {
     await pool.query('CREATE TABLE t (id int PRIMARY KEY, v text)');
     const sql = new PostgresSql(pool, new StatementNames(8));
     for (let i = 1; i <= 5; i++) assert.equal(await sql.run('INSERT INTO t (id, v) VALUES (?, ?)', [i, `v${i}`]), 1);
@@ -55,19 +64,11 @@ test('on PostgreSQL: named statements answer as unnamed ones do, in and out of a
     assert.ok(kept.some((s) => s.startsWith('SELECT v FROM t')), 'the select is kept');
     assert.ok(!kept.some((s) => s.startsWith('SELECT id, v FROM t')), 'a text run once is not');
     assert.ok(!kept.some((s) => s.includes('count(*)')), 'nor this one');
-  } finally {
-    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
-    await pool.end();
-  }
-});
+  }));
 
-test('on PostgreSQL: a named statement a migration changed the result of is run again, and named afresh', { skip: PG_URL ? false : 'TEST_DATABASE_URL not set' }, async () => {
-  const schema = `t_names_${randomBytes(6).toString('hex')}`;
-  const pool = new pg.Pool({ connectionString: PG_URL, max: 1, options: `-c search_path=${schema}` });
-  pool.on('error', () => {});
-  try {
-    await pool.query(`CREATE SCHEMA ${schema}`);
-    await pool.query("CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1)");
+test('on PostgreSQL: a named statement a migration changed the result of is run again, and named afresh', { skip: PG_URL ? false : 'TEST_DATABASE_URL not set' }, () =>
+  onOneConnection(async (pool) => {
+    await pool.query('CREATE TABLE t (id int PRIMARY KEY); INSERT INTO t VALUES (1)');
     const names = new StatementNames(8);
     const sql = new PostgresSql(pool, names);
     for (let i = 0; i < 3; i++) assert.deepEqual(await sql.get('SELECT * FROM t WHERE id = ?', [1]), { id: 1 });
@@ -79,8 +80,4 @@ test('on PostgreSQL: a named statement a migration changed the result of is run 
     await pool.query('ALTER TABLE t ADD COLUMN more int NOT NULL DEFAULT 2');
     await assert.rejects(sql.tx((t) => t.get('SELECT * FROM t WHERE id = ?', [1])), /cached plan/);
     assert.deepEqual(await sql.tx((t) => t.get('SELECT * FROM t WHERE id = ?', [1])), { id: 1, note: 'x', more: 2 });
-  } finally {
-    await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`).catch(() => {});
-    await pool.end();
-  }
-});
+  }));

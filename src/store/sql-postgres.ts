@@ -12,13 +12,13 @@ const text = rewriteCache(toPostgresText);
 
 /**
  * Names for the statements a pool runs again and again, so that PostgreSQL parses each once per
- * connection (and plans it by its plan cache's rule: afresh for the first five runs, then once
- * for all unless that plan looks costlier) instead of on every run: a named row's chunk runs
- * hundreds of directory statements, and parsing them was a third of its cost (bench/RESULTS.md,
- * session 23). A text is named the second time it runs, and at most `most` texts are: a text
- * with a list of varying length is a text per length, and each named one is kept by every
- * connection that runs it; those past the limit, and those run once, stay unnamed. 0 names none,
- * for a pooler in transaction mode that cannot keep a session's statements.
+ * connection (and plans it by its plan cache's rule: afresh for the first five runs, then once for
+ * all unless that plan looks costlier) instead of on every run: a named row's chunk runs hundreds
+ * of directory statements, and naming them took named rows on PostgreSQL from 8.0k to 11.3–11.9k a
+ * second (bench/RESULTS.md, session 23). A text is named the second time it runs, and at most
+ * `most` texts are: a text with a list of varying length is a text per length, and each named one
+ * is kept by every connection that runs it; those past the limit, and those run once, stay
+ * unnamed. 0 names none, for a pooler in transaction mode that cannot keep a session's statements.
  */
 export class StatementNames {
   readonly #most: number;

@@ -39,7 +39,7 @@ function open(): { service: AddressService; close(): Promise<void> } {
     db.exec('PRAGMA busy_timeout = 5000');
     return { service: createAddressService(new LocalDirectory(new AddressStore(new SqliteSql(db, store.file)), { rows: false })), close: async () => db.close() };
   }
-  const pg = new PostgresStore({ url: store.url, poolSize: 2, ...(store.schema ? { schema: store.schema } : {}), ...(store.namedStatements === undefined ? {} : { namedStatements: store.namedStatements }) });
+  const pg = new PostgresStore({ ...store, poolSize: 2 });
   return { service: createAddressService(new LocalDirectory(pg.addresses, { rows: false })), close: () => pg.close() };
 }
 

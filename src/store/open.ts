@@ -5,7 +5,7 @@ import type { Store } from './store.ts';
 
 /** The store the configuration names, migrated and ready. */
 export async function openStore(store: Config['store']): Promise<Store> {
-  const s = store.kind === 'postgres' ? new PostgresStore({ url: store.url, ...(store.schema ? { schema: store.schema } : {}), ...(store.namedStatements === undefined ? {} : { namedStatements: store.namedStatements }) }) : new SqliteStore(store.file);
+  const s = store.kind === 'postgres' ? new PostgresStore(store) : new SqliteStore(store.file);
   try {
     await s.migrate();
   } catch (err) {

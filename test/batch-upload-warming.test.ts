@@ -92,30 +92,6 @@ describeEachStore('numbers asked while a list uploads', (kind) => {
     }
   });
 
-  test('an accepted upload answers once its warm lookups have ended: a worker elsewhere finds their answers cached', async () => {
-    const { apiKey } = await srv.account('business');
-    const numbers = Array.from({ length: 15_000 }, (_, i) => valid(50_000 + i));
-    const before0 = asked().length;
-    const lines = (from: number, to: number) => numbers.slice(from, to).map((b, i) => `${b},상호 ${from + i}\n`).join('');
-    // slow answers, so that lookups are under way when the upload ends
-    nts.setOptions({ latencyMs: 600 });
-    try {
-      // the first part well past the parser's sniffing window, as above
-      const res = await uploadInTwoParts(srv.url, apiKey, `b_no,상호\n${lines(0, 12_000)}`, lines(12_000, 15_000), () => until(() => asked().length > before0, 10_000, 'NTS asked during the upload'));
-      assert.equal(res.status, 202, JSON.stringify(res.body));
-      // every number NTS was asked before the answer came is cached by then (the latest call's last one)
-      const last = asked().slice(before0).at(-1)!;
-      const heard = asked().length;
-      const single = await call(srv.url, 'POST', '/verify', { key: apiKey, body: { b_no: last } });
-      assert.equal(single.status, 200);
-      assert.equal(single.body.cached, true, 'its warm lookup had ended');
-      assert.ok(!asked().slice(heard).includes(last), 'and it was not asked again');
-      assert.equal((await waitForJob(srv.url, apiKey, res.body.job_id as string)).body.status, 'done');
-    } finally {
-      nts.setOptions({ latencyMs: 20 });
-    }
-  });
-
   test('uploads refused for their quota, again and again, ask NTS about no more numbers in a day than the account had left', async () => {
     const { apiKey, accountId } = await srv.account('business');
     await setQuotaLimit(srv.store, accountId, 150);

@@ -74,16 +74,6 @@ export interface BatchLimits {
   upstreamWaitMs?: number;
 }
 
-/** How long an accepted upload waits for its warm lookups under way (about one NTS call's time). */
-const WARM_SETTLE_MS = 5_000;
-
-/** Resolves when `p` settles or after `ms`, whichever comes first. */
-async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([p.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
-}
-
 export class BatchService {
   readonly #store: Store;
   readonly #limits: BatchLimits;
@@ -369,9 +359,6 @@ export class BatchService {
       await appendChunk(this.#store.batches, jobId, chunkNo, chunk, opened.headers, opened.chosen);
       warmer.stop();
       if (req.truncated?.()) throw this.#tooLarge();
-      // the warm lookups under way end before the job can be claimed: a worker in another process
-      // would ask NTS the same numbers again (bounded: an NTS that hangs does not hold the upload)
-      await settledWithin(warmer.settled(), WARM_SETTLE_MS);
       const fingerprint = hash.digest('hex');
       const account = req.account;
       const out = await this.#store.batches.finalizeJob(jobId, {

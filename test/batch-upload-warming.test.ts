@@ -92,6 +92,30 @@ describeEachStore('numbers asked while a list uploads', (kind) => {
     }
   });
 
+  test('an API-only process answers an accepted upload once its warm lookups have ended, so a worker elsewhere finds them cached', async () => {
+    // the jobs of an API-only process run in other processes, which cannot share its lookups in flight
+    const api = await startTestServer(kind, { NTS_SERVICE_KEY: 'k', NTS_BASE_URL: nts.url, NTS_CACHE_TTL_SECONDS: '3600', BIZCHECK_ROLE: 'api' });
+    nts.setOptions({ latencyMs: 600 });
+    try {
+      const { apiKey } = await api.account('business');
+      const numbers = Array.from({ length: 15_000 }, (_, i) => valid(50_000 + i));
+      const before0 = asked().length;
+      const lines = (from: number, to: number) => numbers.slice(from, to).map((b, i) => `${b},상호 ${from + i}\n`).join('');
+      // the first part well past the parser's sniffing window, as above; slow answers, so that lookups are under way when the upload ends
+      const res = await uploadInTwoParts(api.url, apiKey, `b_no,상호\n${lines(0, 12_000)}`, lines(12_000, 15_000), () => until(() => asked().length > before0, 10_000, 'NTS asked during the upload'));
+      assert.equal(res.status, 202, JSON.stringify(res.body));
+      const last = asked().slice(before0).at(-1)!;
+      const heard = asked().length;
+      const single = await call(api.url, 'POST', '/verify', { key: apiKey, body: { b_no: last } });
+      assert.equal(single.status, 200);
+      assert.equal(single.body.cached, true, 'the last warm lookup had ended when the upload answered');
+      assert.ok(!asked().slice(heard).includes(last), 'and it was not asked again');
+    } finally {
+      nts.setOptions({ latencyMs: 20 });
+      await api.close();
+    }
+  });
+
   test('uploads refused for their quota, again and again, ask NTS about no more numbers in a day than the account had left', async () => {
     const { apiKey, accountId } = await srv.account('business');
     await setQuotaLimit(srv.store, accountId, 150);

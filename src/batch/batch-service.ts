@@ -74,6 +74,16 @@ export interface BatchLimits {
   upstreamWaitMs?: number;
 }
 
+/** How long an accepted upload of an API-only process waits for its warm lookups under way (BatchWarming.jobsElsewhere). */
+const WARM_SETTLE_MS = 5_000;
+
+/** Resolves when `p` settles or after `ms`, whichever comes first. */
+async function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([p.catch(() => undefined), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
+}
+
 export class BatchService {
   readonly #store: Store;
   readonly #limits: BatchLimits;
@@ -359,6 +369,8 @@ export class BatchService {
       await appendChunk(this.#store.batches, jobId, chunkNo, chunk, opened.headers, opened.chosen);
       warmer.stop();
       if (req.truncated?.()) throw this.#tooLarge();
+      // bounded: an NTS that hangs does not hold the upload
+      if (this.#warm?.jobsElsewhere) await settledWithin(warmer.settled(), WARM_SETTLE_MS);
       const fingerprint = hash.digest('hex');
       const account = req.account;
       const out = await this.#store.batches.finalizeJob(jobId, {

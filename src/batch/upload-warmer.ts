@@ -170,12 +170,19 @@ export interface BatchWarming {
   lookup: (bnos: string[]) => Promise<WarmAnswer>;
   /** lookups at once: the registry's lanes */
   inFlight: number;
+  /**
+   * Other processes run the jobs (an API-only process): a lookup in flight is shared only within a
+   * process, so an accepted upload waits for its warm lookups under way before its job can be
+   * claimed, or a worker would ask NTS the same numbers again.
+   */
+  jobsElsewhere?: boolean;
 }
 
 /** Warming through the status service, as a job's chunks ask (bulk: nothing kept for single lookups). */
-export function statusWarming(status: StatusService, inFlight: number): BatchWarming {
+export function statusWarming(status: StatusService, inFlight: number, jobsElsewhere = false): BatchWarming {
   return {
     inFlight,
+    jobsElsewhere,
     lookup: async (bnos) => {
       const { answers } = await status.lookup(bnos, { bulk: true });
       let cached = 0;

@@ -89,7 +89,7 @@ export class UploadWarmer {
     this.#head = 0;
   }
 
-  /** Resolves once the lookups under way have ended (for tests and shutdown). */
+  /** Resolves once the lookups under way have ended (an API-only process waits for it before a job can be claimed; tests). */
   async settled(): Promise<void> {
     while (this.#running.size > 0) await Promise.all(this.#running);
   }

@@ -49,8 +49,8 @@ export function runFit(req: FitRequest): FitResult {
   expand(added);
   const pairs = [...basePairs, ...added];
   let { model } = fitPooled(req.base, byAccount, opts);
-  // a shared fit that kept its base still carries the pairs, at weight 0, for the accounts' own shifts
-  if (pairs.length > 0 && !model.pairs) model = { ...model, pairs };
+  // the shared model carries the pairs the labels call for at weight 0 (pooled-fit.ts): each account's adjustment learns its own
+  if (pairs.length > 0) model = { ...model, pairs };
   const offsets = [...byAccount].map(([accountId, list]) => ({ accountId, ...fitAccountAdjustment(model, list), trainedOn: list.length }));
   return { model, offsets };
 }

@@ -65,35 +65,53 @@ test('one account posting thousands of adversarial labels moves no other account
   }
 });
 
-test('what every account sees is still learned: a shared effect the prior underrates moves the shared model', () => {
+test('what many accounts agree on is learned, and more of it the more accounts show it', () => {
   const truth = { missing_unit: 1.5, missing_building_number: 1 };
-  const accounts = new Map(['a', 'b', 'c', 'd', 'e', 'f'].map((a, i) => [a, honest(20 + i, 1500, truth)] as const));
-  const fit = fitPooled(PRIOR_MODEL, accounts, { now: NOW });
-  assert.ok(fit.model.weights.missing_unit! > PRIOR_MODEL.weights.missing_unit! + 0.4, `missing_unit ${fit.model.weights.missing_unit}`);
-  assert.ok(fit.maxEffect <= 0.02);
-  // no account can be left out without the others' answers staying within the bound
-  for (const left of accounts.keys()) {
-    const rest = new Map([...accounts].filter(([a]) => a !== left));
-    const moved = largestDifference(fit.model, fitPooled(PRIOR_MODEL, rest, { now: NOW }).model);
-    assert.ok(moved <= 0.02, `leaving out ${left} moves a probability by ${moved.toFixed(4)}`);
+  const learned = [6, 40].map((k) => {
+    const accounts = new Map(Array.from({ length: k }, (_, i) => [`a${i}`, honest(100 + i, 300, truth)] as const));
+    const fit = fitPooled(PRIOR_MODEL, accounts, { now: NOW });
+    assert.ok(fit.maxEffect <= 0.02, `bound ${fit.maxEffect}`);
+    // leaving any one out, refitted: within the bound, and within what the fit says of itself
+    for (const left of ['a0', 'a1', 'a2']) {
+      const rest = new Map([...accounts].filter(([a]) => a !== left));
+      const moved = largestDifference(fit.model, fitPooled(PRIOR_MODEL, rest, { now: NOW }).model);
+      assert.ok(moved <= fit.maxEffect + 1e-12, `leaving out ${left} moves a probability by ${moved.toFixed(4)} (bound ${fit.maxEffect.toFixed(4)})`);
+    }
+    return fit.model.weights.missing_unit! - PRIOR_MODEL.weights.missing_unit!;
+  });
+  assert.ok(learned[0]! > 0 && learned[1]! > learned[0]! + 0.1, `missing_unit moved ${learned.map((x) => x.toFixed(2)).join(' → ')}`);
+});
+
+test('an attacker among honest accounts moves no one by more than 0.02, and counts for less than any of them', () => {
+  const truth = { missing_unit: 1.5, missing_building_number: 1 };
+  for (const seed of [40, 60, 80, 100, 120, 140]) {
+    const honestOnes = new Map(['a', 'b', 'c', 'd', 'e', 'f'].map((a, i) => [a, honest(seed + i, 1500, truth)] as const));
+    const accounts = new Map([...honestOnes, ['attacker', adversarial(20_000)]]);
+    const fit = fitPooled(PRIOR_MODEL, accounts, { now: NOW });
+    const moved = largestDifference(fit.model, fitPooled(PRIOR_MODEL, honestOnes, { now: NOW }).model);
+    assert.ok(moved <= 0.02, `seed ${seed}: the attacker moved a probability by ${moved.toFixed(4)}`);
+    for (const a of honestOnes.keys()) assert.ok(fit.weights.get('attacker')! < fit.weights.get(a)!, `seed ${seed}: attacker ${fit.weights.get('attacker')} against ${a} ${fit.weights.get(a)}`);
+    for (const left of ['a', 'b', 'c']) {
+      const rest = new Map([...accounts].filter(([a]) => a !== left));
+      const byOne = largestDifference(fit.model, fitPooled(PRIOR_MODEL, rest, { now: NOW }).model);
+      assert.ok(byOne <= 0.02, `seed ${seed}: leaving out ${left} moves a probability by ${byOne.toFixed(4)}`);
+    }
   }
 });
 
-test('an attacker among honest accounts: it moves no one by more than 0.02, the honest accounts are still learned from, and none of them moves the others by more than 0.02', () => {
-  const truth = { missing_unit: 1.5, missing_building_number: 1 };
-  const honestOnes = new Map(['a', 'b', 'c', 'd', 'e', 'f'].map((a, i) => [a, honest(40 + i, 1500, truth)] as const));
-  const accounts = new Map([...honestOnes, ['attacker', adversarial(20_000)]]);
-  const fit = fitPooled(PRIOR_MODEL, accounts, { now: NOW });
-  const without = fitPooled(PRIOR_MODEL, honestOnes, { now: NOW }).model;
-  const moved = largestDifference(fit.model, without);
-  assert.ok(moved <= 0.02, `the attacker moved a probability by ${moved.toFixed(4)}`);
-  // the shared effect every honest account shows is learned despite the attacker (it was 1.11 of the true 2.0 when the
-  // attacker dragged every honest account's weight down with its own)
-  assert.ok(fit.model.weights.missing_unit! > PRIOR_MODEL.weights.missing_unit! + 1, `missing_unit ${fit.model.weights.missing_unit}`);
-  for (const left of ['a', 'b', 'c']) {
-    const rest = new Map([...accounts].filter(([a]) => a !== left));
-    const byOne = largestDifference(fit.model, fitPooled(PRIOR_MODEL, rest, { now: NOW }).model);
-    assert.ok(byOne <= 0.02, `leaving out ${left} moves a probability by ${byOne.toFixed(4)}`);
+test('the bound holds on rows no one labelled: any combination of signals, whoever is left out', () => {
+  const rand = seededRandom(7);
+  const names = Object.keys(PRIOR_MODEL.weights).filter((k) => !k.includes('__'));
+  // rows of up to twelve signals, drawn at random: none of them is a shape the labels hold
+  const rows = Array.from({ length: 2000 }, () => new Map(Array.from({ length: 1 + Math.floor(rand() * 12) }, () => [names[Math.floor(rand() * names.length)]!, 1] as const)));
+  const worst = (a: ModelParams, b: ModelParams) => Math.max(...rows.map((f) => Math.abs(prob(a, f) - prob(b, f))));
+  for (const k of [3, 4, 7]) {
+    const accounts = new Map(Array.from({ length: k }, (_, i) => [`a${i}`, i === 0 ? adversarial(5000) : honest(300 + i, 800, { missing_unit: 2, status_closed: -2 })] as const));
+    const fit = fitPooled(PRIOR_MODEL, accounts, { now: NOW });
+    for (const left of accounts.keys()) {
+      const moved = worst(fit.model, fitPooled(PRIOR_MODEL, new Map([...accounts].filter(([a]) => a !== left)), { now: NOW }).model);
+      assert.ok(moved <= fit.maxEffect + 1e-12 && fit.maxEffect <= 0.02, `${k} accounts, leaving out ${left}: ${moved.toFixed(4)} (bound ${fit.maxEffect.toFixed(4)})`);
+    }
   }
 });
 

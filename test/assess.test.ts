@@ -51,7 +51,9 @@ describeEachStore('POST /verify with name and address', (kind) => {
     assert.match(res.body.address.building_id, /\S+/);
     assert.equal(res.body.address.jibun_address, '서울특별시 강남구 역삼동 737');
     assert.equal(res.body.address.reference, '(역삼동, 강남파이낸스센터)');
-    assert.equal(res.body.grade, 'A');
+    // no floor or unit written in an office tower: about one letter in ten comes back before the account has outcomes
+    assert.equal(res.body.grade, 'B');
+    assert.ok(res.body.bounce_prob > 0.05 && res.body.bounce_prob < 0.15, String(res.body.bounce_prob));
     assert.equal(res.body.action, 'send');
     assert.match(res.body.reasons[0], /^\[active \+0\.00\] 국세청 상태: 계속사업자/);
   });

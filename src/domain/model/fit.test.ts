@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { fitAccountAdjustment, fitGlobal, solveSpd, type Example } from './fit.ts';
+import { logit } from './logistic.ts';
 import { PRIOR_MODEL } from './prior.ts';
 import { accountShift, MODEL_SCORE, modelScoreOf, score, sigmoid } from './score.ts';
 import type { ModelParams } from './types.ts';
@@ -72,7 +73,7 @@ test('the prior is centred on the base weights: a little data leaves them near t
   const centred = fitGlobal(PRIOR_MODEL, ex, { now: NOW });
   const zeroCentred = fitGlobal({ ...PRIOR_MODEL, weights: {} }, ex, { now: NOW });
   assert.ok(Math.abs(centred.weights.status_closed! - PRIOR_MODEL.weights.status_closed!) < 0.3, `closed ${centred.weights.status_closed}`);
-  assert.ok(zeroCentred.weights.status_closed! < centred.weights.status_closed! - 1, `zero-centred closed ${zeroCentred.weights.status_closed}`);
+  assert.ok(zeroCentred.weights.status_closed! < centred.weights.status_closed! - 0.6, `zero-centred closed ${zeroCentred.weights.status_closed}`);
   // features no label touched keep their judged weight exactly
   assert.equal(centred.weights.address_not_found, PRIOR_MODEL.weights.address_not_found);
 });
@@ -83,7 +84,8 @@ test('the prior keeps five labels from swinging the global model', () => {
   const m = fitGlobal(PRIOR_MODEL, ex, { now: NOW });
   const before = meanProb(PRIOR_MODEL, TYPICAL);
   const after = meanProb(m, TYPICAL);
-  assert.ok(after - before > 0 && after - before < 0.03, `${before} → ${after}`);
+  // under half a unit of log-odds: at the prior's ~9 % on these mailings, under 5 points
+  assert.ok(after > before && logit(after) - logit(before) < 0.5 && after - before < 0.05, `${before} → ${after}`);
 });
 
 test('many labels let the data speak', () => {
@@ -109,7 +111,7 @@ test('an account adjustment: five bounces barely move it, five hundred do', () =
   const before = meanProb(PRIOR_MODEL, TYPICAL);
   const five = fitAccountAdjustment(PRIOR_MODEL, bounces(5)).offset;
   const many = fitAccountAdjustment(PRIOR_MODEL, bounces(500)).offset;
-  assert.ok(five > 0 && meanProb(PRIOR_MODEL, TYPICAL, five) - before < 0.03, `5 → offset ${five}, ${meanProb(PRIOR_MODEL, TYPICAL, five)}`);
+  assert.ok(five > 0 && logit(meanProb(PRIOR_MODEL, TYPICAL, five)) - logit(before) < 0.5, `5 → offset ${five}, ${meanProb(PRIOR_MODEL, TYPICAL, five)}`);
   assert.ok(meanProb(PRIOR_MODEL, TYPICAL, many) - before > 0.3, `500 → offset ${many}`);
 });
 
@@ -174,6 +176,7 @@ function wholesaler(n: number, seed: number): Example[] {
 }
 
 test('an account adjustment learns how a signal matters for its own lists, shrunk by how much it has seen', () => {
+  const judged = PRIOR_MODEL.weights.status_closed;
   const many = fitAccountAdjustment(PRIOR_MODEL, wholesaler(4000, 3));
   const few = fitAccountAdjustment(PRIOR_MODEL, wholesaler(12, 3));
   const closed = new Map([['status_closed', 1], ['entity_individual', 1]]);
@@ -185,5 +188,5 @@ test('an account adjustment learns how a signal matters for its own lists, shrun
   // twelve labels, three of them closed and delivered, move it a little of the way
   assert.ok(Math.abs(shift(few, closed)) < Math.abs(shift(many, closed)) / 2, `12 labels: a closed customer's shift ${shift(few, closed)} against ${shift(many, closed)}`);
   // the shifts are of this account's scores only: the model itself is untouched
-  assert.equal(PRIOR_MODEL.weights.status_closed, 3.5);
+  assert.equal(PRIOR_MODEL.weights.status_closed, judged);
 });

@@ -8,7 +8,7 @@ import type { ModelParams } from './types.ts';
 import { logit, sigmoid } from './logistic.ts';
 import { pairName } from './pairs.ts';
 
-/** logit(0.03): about 3 in 100 letters to an operating business at a clean address come back */
+/** logit(0.03): about 3 in 100 letters to an operating business at a clean address come back (as judged; scored × PRIOR_SURENESS) */
 export const PRIOR_INTERCEPT = -3.48;
 
 export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
@@ -103,7 +103,25 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.26d';
+export const PRIOR_VERSION = 'prior-2026.11.27';
+
+/**
+ * How sure the judgement above may be: the model that scores takes every weight, pair and the
+ * baseline × 0.75. Before any labels, on the two mailing worlds written apart from this model
+ * (the issue's, where rows judged under 5 % bounced 8 %, and the eval's independent one, where a
+ * logistic fit of the outcome on this judgement's log-odds has a slope of 0.73 and grade A rows
+ * bounced 10 %), the judgement as written is too sure at both ends: its clean rows bounce more
+ * than it says and its worst rows less. The two worlds built beside it fit 0.89 and 1.08, and a
+ * fourth 0.49 (bench/RESULTS.md, sessions 21 and 24). Scaling keeps what each reason weighs
+ * against the others and, but for the pairs, every row's order; the reference case comes to
+ * ~7 %. The pairs below are worked out from the weights as scored, so that causes combine as
+ * either one in the model that scores.
+ */
+export const PRIOR_SURENESS = 0.75;
+const sure = (w: number): number => Math.round(w * PRIOR_SURENESS * 100) / 100;
+/** The baseline and weights as scored: the judgement × PRIOR_SURENESS, to two decimals. */
+const SCORED_INTERCEPT = sure(PRIOR_INTERCEPT);
+const SCORED: Readonly<Record<FeatureName, number>> = Object.fromEntries(Object.entries(PRIOR_WEIGHTS).map(([k, w]) => [k, sure(w)])) as Record<FeatureName, number>;
 
 /**
  * A letter comes back when nobody at the address takes it OR the carrier cannot place it, and
@@ -118,10 +136,10 @@ export const PRIOR_VERSION = 'prior-2026.11.26d';
 const ABSENT: readonly FeatureName[] = ['status_closed', 'status_suspended', 'status_unregistered'];
 /** with the weights that come with each: a missing 동/호 in a block is missing_unit's too */
 const UNPLACED: readonly (readonly [FeatureName, number])[] = [
-  ['address_not_found', PRIOR_WEIGHTS.address_not_found],
-  ['address_ambiguous', PRIOR_WEIGHTS.address_ambiguous],
-  ['missing_building_number', PRIOR_WEIGHTS.missing_building_number],
-  ['missing_unit_apartment', PRIOR_WEIGHTS.missing_unit + PRIOR_WEIGHTS.missing_unit_apartment],
+  ['address_not_found', SCORED.address_not_found],
+  ['address_ambiguous', SCORED.address_ambiguous],
+  ['missing_building_number', SCORED.missing_building_number],
+  ['missing_unit_apartment', SCORED.missing_unit + SCORED.missing_unit_apartment],
 ];
 
 /** The pair weight that makes two causes at weights a and b combine as either one returning the letter. */
@@ -143,18 +161,19 @@ const CHURN: readonly FeatureName[] = [
 
 const EITHER: readonly (readonly [FeatureName, FeatureName, number])[] = [
   ...ABSENT.flatMap((a) => UNPLACED.map(([b, wb]) => [a, b, wb] as const)),
-  ...CHURN.map((b) => ['status_closed', b, PRIOR_WEIGHTS[b]] as const),
+  ...CHURN.map((b) => ['status_closed', b, SCORED[b]] as const),
 ];
 const PRIOR_PAIRS: [string, string][] = EITHER.map(([a, b]) => [a, b]);
 const PAIR_WEIGHTS: Record<string, number> = Object.fromEntries(
-  EITHER.map(([a, b, wb]) => [pairName(a, b), Math.round(eitherCausePairWeight(PRIOR_INTERCEPT, PRIOR_WEIGHTS[a], wb) * 100) / 100]),
+  EITHER.map(([a, b, wb]) => [pairName(a, b), Math.round(eitherCausePairWeight(SCORED_INTERCEPT, SCORED[a], wb) * 100) / 100]),
 );
+
 
 export const PRIOR_MODEL: ModelParams = Object.freeze({
   version: PRIOR_VERSION,
   kind: 'prior',
-  intercept: PRIOR_INTERCEPT,
-  weights: Object.freeze({ ...PRIOR_WEIGHTS, ...PAIR_WEIGHTS }),
+  intercept: SCORED_INTERCEPT,
+  weights: Object.freeze({ ...SCORED, ...PAIR_WEIGHTS }),
   pairs: PRIOR_PAIRS,
   trainedOn: 0,
   createdAt: '2026-11-01T00:00:00.000Z',

@@ -16,6 +16,8 @@ export interface FeatureContext {
   input: AssessmentInput;
   /** the feature's value, as featurize produced it */
   value: number;
+  /** the kind of model weighing it: a pair in the prior is a judgement, not something labels taught */
+  modelKind?: 'prior' | 'global' | 'account';
 }
 
 interface FeatureText {
@@ -213,6 +215,9 @@ export function textOf(feature: string, ctx: FeatureContext): { label: string; s
   const pair = pairParts(feature);
   if (pair) {
     const [a, b] = pair.map((f) => textOf(f, { ...ctx, value: 1 }).label);
+    if (ctx.modelKind === 'prior') {
+      return { label: `${a}_and_${b}`, source: 'model', text: { ko: `두 반송 원인이 함께 있음 (어느 하나로도 반송): ${a} × ${b}`, en: `two causes of return together (either one returns the letter): ${a} with ${b}` } };
+    }
     return { label: `${a}_and_${b}`, source: 'labels', text: { ko: `반송 기록에서 배운 조합: ${a} × ${b}`, en: `learned from outcomes: ${a} together with ${b}` } };
   }
   const label = feature.toLowerCase().replace(/[^a-z_]+/g, '_') || 'feature';

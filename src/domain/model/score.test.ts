@@ -143,3 +143,15 @@ test('English reasons carry the same labels and weights as Korean ones', () => {
   assert.deepEqual(reasonsOf(a, 'en').map(head), reasonsOf(a, 'ko').map(head));
   assert.ok(reasonsOf(a, 'en').includes('[closed_old +0.38] closed more than 3 years ago (2019-05-01) (nts)'));
 });
+
+test("a pair of the prior is a judgement, shown as one; a refit's pairs say labels taught them", () => {
+  const input = { ...clean(), status: 'closed' as const, addressQuality: 'not_found' as const };
+  const pairOf = (kind: 'prior' | 'global') => assess({ ...PRIOR_MODEL, kind }, input).contributions.find((c) => c.label === 'address_not_found_and_closed');
+  const judged = pairOf('prior');
+  assert.equal(judged?.source, 'model');
+  assert.doesNotMatch(judged?.text.ko ?? '', /반송 기록/);
+  assert.match(judged?.text.en ?? '', /either one returns the letter/);
+  const learned = pairOf('global');
+  assert.equal(learned?.source, 'labels');
+  assert.match(learned?.text.ko ?? '', /반송 기록에서 배운 조합/);
+});

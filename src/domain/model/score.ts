@@ -59,7 +59,7 @@ export function assess(model: ModelParams, input: AssessmentInput, opts: { accou
   const features = withPairs(model.pairs, featurize(input));
   const s = score(model, features);
   const contributions: Contribution[] = s.contributions.map((c) => ({
-    ...textOf(c.feature, { input, value: c.value }),
+    ...textOf(c.feature, { input, value: c.value, modelKind: model.kind }),
     weight: c.weight,
   }));
   let z = s.logit;

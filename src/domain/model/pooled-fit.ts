@@ -57,41 +57,31 @@ const largest = (name: string): number => {
   return parts ? largest(parts[0]) * largest(parts[1]) : (LARGEST[name] ?? 1);
 };
 
-/** A shift from the base: the intercept's and each shared term's. */
-interface Shift {
-  intercept: number;
-  weights: Map<string, number>;
-}
-
-/** ‖Δ‖: the most Δ can add to or take from any row's logit. */
-function size(d: Shift): number {
-  let s = Math.abs(d.intercept);
-  for (const [name, v] of d.weights) s += largest(name) * Math.abs(v);
+/**
+ * ‖Δ‖: the most a shift from the base can add to or take from any row's logit. Shifts are vectors
+ * over [the intercept, ...the shared terms]; `xs` holds each coordinate's X (1 for the intercept).
+ */
+function size(d: Float64Array, xs: Float64Array): number {
+  let s = 0;
+  for (let j = 0; j < d.length; j++) s += xs[j]! * Math.abs(d[j]!);
   return s;
 }
 
 /** The probability a change of `logit` in log-odds can make at most (σ′ ≤ 1/4). */
 const inProbability = (logit: number): number => logit / 4;
 
-/** The shared shift of some accounts' shifts, each part capped at c0: Σ Δ_a · min(1/K, c0/‖Δ_a‖). */
-function meanCapped(shifts: readonly Shift[], c0: number): { shift: Shift; shares: number[] } {
-  const k = shifts.length;
-  const out: Shift = { intercept: 0, weights: new Map() };
-  const shares = shifts.map((d) => {
-    const n = size(d);
-    const part = n === 0 ? 1 / k : Math.min(1 / k, c0 / n);
-    out.intercept += part * d.intercept;
-    for (const [name, v] of d.weights) out.weights.set(name, (out.weights.get(name) ?? 0) + part * v);
-    return part * k;
-  });
-  return { shift: out, shares };
-}
+/** An account's part of the mean of k shifts: 1/k, capped so that it adds at most c0 to any row. */
+const partOf = (n: number, k: number, c0: number): number => (n === 0 ? 1 / k : Math.min(1 / k, c0 / n));
 
-const minus = (a: Shift, b: Shift): Shift => {
-  const weights = new Map(a.weights);
-  for (const [name, v] of b.weights) weights.set(name, (weights.get(name) ?? 0) - v);
-  return { intercept: a.intercept - b.intercept, weights };
-};
+/** Σ coef_i · shift_i */
+function combine(shifts: readonly Float64Array[], coef: readonly number[], dim: number): Float64Array {
+  const out = new Float64Array(dim);
+  shifts.forEach((d, i) => {
+    const c = coef[i]!;
+    if (c !== 0) for (let j = 0; j < dim; j++) out[j]! += c * d[j]!;
+  });
+  return out;
+}
 
 export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, readonly Example[]>, opts: PooledOptions): PooledFit {
   const minAccounts = Math.max(1, opts.minAccounts ?? 3);
@@ -107,34 +97,40 @@ export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, read
   // threshold (returning to the base) by at most minAccounts·c0
   const logitBound = 4 * bound;
   const c0 = logitBound / Math.max(2, minAccounts);
-  const own = new Set(Object.keys(base.weights).filter((name) => !ACCOUNT_OWN_SIGNALS.has(name)));
+  const shared = Object.keys(base.weights).filter((name) => !ACCOUNT_OWN_SIGNALS.has(name));
+  const t = Float64Array.from([1, ...shared.map(largest)]);
+  const dim = shared.length + 1;
   const terms = new Set(Object.keys(base.weights));
-  const shifts = accounts.map(([, ex]): Shift => {
+  const shifts = accounts.map(([, ex]): Float64Array => {
     // the account's labels alone, on the base's terms (history included: it is the account's own
     // and explains some of its outcomes; pairs chosen from everyone's labels left out)
     const fitted = fitGlobal(base, ex.map((e) => ({ ...e, features: new Map([...e.features].filter(([name]) => terms.has(name))) })), opts);
-    const weights = new Map<string, number>();
-    for (const name of own) {
-      const d = (fitted.weights[name] ?? 0) - (base.weights[name] ?? 0);
-      if (d !== 0) weights.set(name, d);
-    }
-    return { intercept: fitted.intercept - base.intercept, weights };
+    return Float64Array.from([fitted.intercept - base.intercept, ...shared.map((name) => (fitted.weights[name] ?? 0) - (base.weights[name] ?? 0))]);
   });
-  const { shift, shares } = meanCapped(shifts, c0);
+  const k = shifts.length;
+  const sizes = shifts.map((d) => size(d, t));
+  const parts = sizes.map((n) => partOf(n, k, c0));
+  const shift = combine(shifts, parts, dim);
 
-  // what leaving each account out would change, by the same rule (an upper bound over every row)
+  // what leaving each account out would change, by the same rule (an upper bound over every row):
+  // D − D₋ₐ = Σ_b (part_b(K) − part_b(K−1)) Δ_b + part_a(K−1) Δ_a, the sum worked out once
   let maxEffect = 0;
-  shifts.forEach((_, i) => {
-    const rest = shifts.filter((__, j) => j !== i);
-    const without = rest.length < minAccounts ? { intercept: 0, weights: new Map<string, number>() } : meanCapped(rest, c0).shift;
-    maxEffect = Math.max(maxEffect, inProbability(size(minus(shift, without))));
-  });
+  if (k - 1 < minAccounts) {
+    maxEffect = inProbability(size(shift, t));
+  } else {
+    const fewer = sizes.map((n) => partOf(n, k - 1, c0));
+    const others = combine(shifts, parts.map((p, i) => p - fewer[i]!), dim);
+    shifts.forEach((d, i) => {
+      const diff = others.map((v, j) => v + fewer[i]! * d[j]!);
+      maxEffect = Math.max(maxEffect, inProbability(size(diff, t)));
+    });
+  }
 
   const weights: Record<string, number> = { ...base.weights };
-  for (const [name, d] of shift.weights) weights[name] = (base.weights[name] ?? 0) + d;
+  shared.forEach((name, j) => (weights[name] = (base.weights[name] ?? 0) + shift[j + 1]!));
   return {
-    model: { ...unmoved, intercept: base.intercept + shift.intercept, weights },
-    weights: new Map(accounts.map(([a], i) => [a, shares[i]!])),
+    model: { ...unmoved, intercept: base.intercept + shift[0]!, weights },
+    weights: new Map(accounts.map(([a], i) => [a, parts[i]! * k])),
     maxEffect,
   };
 }

@@ -16,8 +16,8 @@ export interface FeatureContext {
   input: AssessmentInput;
   /** the feature's value, as featurize produced it */
   value: number;
-  /** the kind of model weighing it: a pair in the prior is a judgement, not something labels taught */
-  modelKind?: 'prior' | 'global' | 'account';
+  /** a pair the prior carries (causes that combine as either one): a judgement, not something labels taught */
+  judgedPair?: boolean;
 }
 
 interface FeatureText {
@@ -215,7 +215,7 @@ export function textOf(feature: string, ctx: FeatureContext): { label: string; s
   const pair = pairParts(feature);
   if (pair) {
     const [a, b] = pair.map((f) => textOf(f, { ...ctx, value: 1 }).label);
-    if (ctx.modelKind === 'prior') {
+    if (ctx.judgedPair) {
       return { label: `${a}_and_${b}`, source: 'model', text: { ko: `두 반송 원인이 함께 있음 (어느 하나로도 반송): ${a} × ${b}`, en: `two causes of return together (either one returns the letter): ${a} with ${b}` } };
     }
     return { label: `${a}_and_${b}`, source: 'labels', text: { ko: `반송 기록에서 배운 조합: ${a} × ${b}`, en: `learned from outcomes: ${a} together with ${b}` } };

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PRIOR_MODEL } from './prior.ts';
+import { pairName } from './pairs.ts';
 import { featurize } from './features.ts';
 import { assess, logit, reasonsOf, score, sigmoid } from './score.ts';
 import type { AssessmentInput, ModelParams } from './types.ts';
@@ -144,14 +145,17 @@ test('English reasons carry the same labels and weights as Korean ones', () => {
   assert.ok(reasonsOf(a, 'en').includes('[closed_old +0.38] closed more than 3 years ago (2019-05-01) (nts)'));
 });
 
-test("a pair of the prior is a judgement, shown as one; a refit's pairs say labels taught them", () => {
-  const input = { ...clean(), status: 'closed' as const, addressQuality: 'not_found' as const };
-  const pairOf = (kind: 'prior' | 'global') => assess({ ...PRIOR_MODEL, kind }, input).contributions.find((c) => c.label === 'address_not_found_and_closed');
-  const judged = pairOf('prior');
-  assert.equal(judged?.source, 'model');
-  assert.doesNotMatch(judged?.text.ko ?? '', /반송 기록/);
-  assert.match(judged?.text.en ?? '', /either one returns the letter/);
-  const learned = pairOf('global');
-  assert.equal(learned?.source, 'labels');
-  assert.match(learned?.text.ko ?? '', /반송 기록에서 배운 조합/);
+test("a pair of the prior is a judgement, shown as one whatever model weighs it; a pair labels called for says labels taught it", () => {
+  const input = { ...clean(), status: 'closed' as const, addressQuality: 'not_found' as const, name: { ...clean().name, trade: 'food' as const } };
+  for (const kind of ['prior', 'global'] as const) {
+    const model = { ...PRIOR_MODEL, kind, pairs: [...PRIOR_MODEL.pairs!, ['address_not_found', 'trade_food'] as [string, string]], weights: { ...PRIOR_MODEL.weights, [pairName('address_not_found', 'trade_food')]: 0.4 } };
+    const lines = assess(model, input).contributions;
+    const judged = lines.find((c) => c.label === 'address_not_found_and_closed');
+    assert.equal(judged?.source, 'model');
+    assert.doesNotMatch(judged?.text.ko ?? '', /반송 기록/);
+    assert.match(judged?.text.en ?? '', /either one returns the letter/);
+    const learned = lines.find((c) => c.label === 'address_not_found_and_trade_food');
+    assert.equal(learned?.source, 'labels');
+    assert.match(learned?.text.ko ?? '', /반송 기록에서 배운 조합/);
+  }
 });

@@ -8,7 +8,11 @@ import { featurize } from './features.ts';
 import { actionOf, gradeOf } from './grades.ts';
 import type { AccountAdjustment, Assessment, AssessmentInput, Contribution, ModelParams } from './types.ts';
 import { sigmoid } from './logistic.ts';
-import { withPairs } from './pairs.ts';
+import { pairName, withPairs } from './pairs.ts';
+import { PRIOR_MODEL } from './prior.ts';
+
+/** The prior's own pairs: their reasons say they are a judgement, whatever model weighs them now. */
+const JUDGED_PAIRS: ReadonlySet<string> = new Set((PRIOR_MODEL.pairs ?? []).map(([a, b]) => pairName(a, b)));
 
 export interface FeatureContribution {
   feature: string;
@@ -59,7 +63,7 @@ export function assess(model: ModelParams, input: AssessmentInput, opts: { accou
   const features = withPairs(model.pairs, featurize(input));
   const s = score(model, features);
   const contributions: Contribution[] = s.contributions.map((c) => ({
-    ...textOf(c.feature, { input, value: c.value, modelKind: model.kind }),
+    ...textOf(c.feature, { input, value: c.value, judgedPair: JUDGED_PAIRS.has(c.feature) }),
     weight: c.weight,
   }));
   let z = s.logit;

@@ -121,12 +121,50 @@ function addressReportOf(match: AddressCheck | null, unavailable: boolean): Addr
     : null;
 }
 
+/**
+ * Judgements of single mailings (POST /verify, watch checks) already made, by model input: the
+ * input holds the status, how the address matched, the trade, the history counts, never the
+ * business itself, so lookups of different businesses share most of them (an operating company
+ * at a matched address without its floor is one judgement). Kept per model and account
+ * adjustment object (the model provider hands the same objects for as long as they stand, and a
+ * new model is a new object) and per locale; a bounded number each. A judgement is shared by the
+ * results it answers, which nothing changes after it is made.
+ */
+export class JudgementMemo {
+  readonly #byModel = new WeakMap<ModelParams, Map<AccountAdjustment | null, Map<string, Judgement>>>();
+  readonly #adjustments: number;
+  readonly #inputs: number;
+
+  constructor(opts: { adjustments?: number; inputs?: number } = {}) {
+    this.#adjustments = opts.adjustments ?? 1_000;
+    this.#inputs = opts.inputs ?? 2_000;
+  }
+
+  judge(input: AssessmentInput, unavailable: boolean, ctx: ScoringContext): Judgement {
+    let byAdjustment = this.#byModel.get(ctx.model);
+    if (!byAdjustment) this.#byModel.set(ctx.model, (byAdjustment = new Map()));
+    let memo = byAdjustment.get(ctx.adjustment);
+    if (!memo) {
+      if (byAdjustment.size >= this.#adjustments) byAdjustment.clear();
+      byAdjustment.set(ctx.adjustment, (memo = new Map()));
+    }
+    const key = `${ctx.locale}${inputKey(input, unavailable)}`;
+    let j = memo.get(key);
+    if (!j) {
+      if (memo.size >= this.#inputs) memo.clear();
+      memo.set(key, (j = judge(input, unavailable, ctx)));
+    }
+    return j;
+  }
+}
+
 /** `match`: the directory's check (null without an address, or when the directory did not answer: `unavailable`). */
 export function scoreMailing(
   v: ScoredVerification, match: AddressCheck | null, unavailable: boolean, addressKey: string | null, history: LabelCounts, signals: NameSignals, liveNeighbour: string | null,
-  ctx: ScoringContext,
+  ctx: ScoringContext, memo?: JudgementMemo,
 ): AssessedMailing {
-  const { assessment, reasons, features } = judge(modelInputOf(v, match, history, signals, liveNeighbour, seoulDay(ctx.asOf)), unavailable, ctx);
+  const input = modelInputOf(v, match, history, signals, liveNeighbour, seoulDay(ctx.asOf));
+  const { assessment, reasons, features } = memo ? memo.judge(input, unavailable, ctx) : judge(input, unavailable, ctx);
   return {
     fields: {
       bounce_prob: round4(assessment.bounceProb),
@@ -282,11 +320,11 @@ export interface ChunkMailing {
  * Mailings (a chunk's, or one) scored against their addresses' checks, by the address as written
  * (an Error: the directory did not answer for it). A name seen twice is read once.
  */
-export function scoreMailings(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext): AssessedMailing[] {
+export function scoreMailings(rows: readonly ChunkMailing[], checks: ReadonlyMap<string, AddressCheck | Error>, ctx: ScoringContext, memo?: JudgementMemo): AssessedMailing[] {
   const signals = new Map<string, NameSignals>();
   return rows.map((m) => {
     const { match, unavailable, name } = readRow(m, checks, signals);
-    return scoreMailing(m.v, match, unavailable, addressKeyOf(m.raw, match?.entry?.buildingId ?? null), m.history, name, m.liveNeighbour, ctx);
+    return scoreMailing(m.v, match, unavailable, addressKeyOf(m.raw, match?.entry?.buildingId ?? null), m.history, name, m.liveNeighbour, ctx, memo);
   });
 }
 

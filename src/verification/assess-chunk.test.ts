@@ -16,7 +16,7 @@ import { checkDigitOf } from '../domain/bizno.ts';
 import type { Account } from '../domain/account.ts';
 import type { ModelProvider } from '../model/model-provider.ts';
 import { AssessService, type Mailing } from './assess-service.ts';
-import { type ChunkMailing, inputKey, type KeptChunk, keptChunk, overOfKept, ScoreMemo, scoreChunk, scoreMailings, type ScoringContext } from '../domain/mailing-score.ts';
+import { type ChunkMailing, inputKey, JudgementMemo, type KeptChunk, keptChunk, overOfKept, ScoreMemo, scoreChunk, scoreMailings, type ScoringContext } from '../domain/mailing-score.ts';
 import type { AddressCheck } from '../addresses/address-service.ts';
 
 const T = { timeout: 60_000 };
@@ -70,11 +70,13 @@ test('rows scored in the thread that checked their addresses are what the in-pro
   }
 });
 
-test('a chunk scored with judgements kept from earlier chunks is the text scoring it afresh gives', T, async () => {
+/**
+ * Varied rows, many alike: statuses and closure dates from the sandbox's numbers, addresses
+ * matched, damaged, missing and unanswered, names of several trades, outcomes, a live neighbour.
+ */
+async function variedRows(): Promise<{ rows: ChunkMailing[]; checks: Map<string, AddressCheck | Error> }> {
   const service = createAddressService(new SandboxDirectory());
   const world = sandboxWorld();
-  // varied rows, many alike: statuses and closure dates from the sandbox's numbers, addresses
-  // matched, damaged, missing and unanswered, names of several trades, outcomes, a live neighbour
   const names = ['(주)한빛식당', '대성약국', '미래세무회계', '(폐업)우리상사', '한국정밀 지점', '', '행복부동산'];
   const rows: ChunkMailing[] = [];
   const raws: string[] = [];
@@ -90,6 +92,41 @@ test('a chunk scored with judgements kept from earlier chunks is the text scorin
   const checks = new Map<string, AddressCheck | Error>(await service.checkMany([...new Set(raws.filter(Boolean))]));
   // the directory did not answer for one address
   checks.set(raws[3]!, new Error('directory down'));
+  return { rows, checks };
+}
+
+test('single mailings judged with the judgements kept from earlier ones are what judging afresh gives', T, async () => {
+  const { rows, checks } = await variedRows();
+  const other: AccountAdjustment = { ...adjustment };
+  const contexts: ScoringContext[] = [
+    { model: PRIOR_MODEL, adjustment, locale: 'ko', asOf: ASOF },
+    { model: PRIOR_MODEL, adjustment: null, locale: 'en', asOf: ASOF },
+    { model: PRIOR_MODEL, adjustment: { offset: -0.6, weights: {} }, locale: 'ko', asOf: new Date('2026-12-31T16:00:00Z') },
+    { model: { ...PRIOR_MODEL, intercept: PRIOR_MODEL.intercept + 0.3 }, adjustment, locale: 'ko', asOf: ASOF },
+    { model: PRIOR_MODEL, adjustment: other, locale: 'ko', asOf: ASOF },
+  ];
+  // small, so that rounds also run after the memo was emptied
+  const memo = new JudgementMemo({ adjustments: 3, inputs: 50 });
+  for (const round of [0, 1]) {
+    for (const ctx of contexts) {
+      // one mailing at a time, as POST /verify asks
+      const kept = rows.map((r) => scoreMailings([r], checks, ctx, memo)[0]!);
+      const fresh = scoreMailings(rows, checks, ctx);
+      assert.deepEqual(kept.map(({ fields, address, features, addressKey }) => ({ fields, address, features, addressKey })), fresh.map(({ fields, address, features, addressKey }) => ({ fields, address, features, addressKey })), `round ${round}`);
+    }
+  }
+  // two businesses with the same model input share one judgement; the memo is what answered the second
+  const first = rows.find((r) => r.v.biz_status === 'active' && r.raw)!;
+  const nine = String(Number(first.v.b_no.slice(0, 9)) + 1);
+  const twin: ChunkMailing = { ...first, v: { ...first.v, b_no: nine + checkDigitOf(nine) } };
+  const one = new JudgementMemo();
+  const [a, b] = [first, twin].map((r) => scoreMailings([r], checks, contexts[0]!, one)[0]!);
+  assert.equal(a!.fields.reasons, b!.fields.reasons);
+  assert.notEqual(scoreMailings([twin], checks, contexts[0]!)[0]!.fields.reasons, a!.fields.reasons);
+});
+
+test('a chunk scored with judgements kept from earlier chunks is the text scoring it afresh gives', T, async () => {
+  const { rows, checks } = await variedRows();
   const contexts: ScoringContext[] = [
     { model: PRIOR_MODEL, adjustment, locale: 'ko', asOf: ASOF },
     { model: PRIOR_MODEL, adjustment: null, locale: 'en', asOf: ASOF },

@@ -9,7 +9,7 @@ import type { ModelProvider } from '../model/model-provider.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 import {
-  addressKeyOf, type AssessedMailing, type ChunkMailing, type KeptChunk, keptChunk, scoreMailings, type ScoredVerification, type ScoringContext,
+  addressKeyOf, type AssessedMailing, type ChunkMailing, JudgementMemo, type KeptChunk, keptChunk, scoreMailings, type ScoredVerification, type ScoringContext,
 } from '../domain/mailing-score.ts';
 
 export type { AssessedMailing } from '../domain/mailing-score.ts';
@@ -48,6 +48,8 @@ const scoredPart = (v: Verification): ScoredVerification => ({
 
 export class AssessService {
   readonly #d: AssessServiceDeps;
+  /** judgements of single mailings, for the next mailing with the same model input */
+  readonly #judged = new JudgementMemo();
   constructor(deps: AssessServiceDeps) {
     this.#d = deps;
   }
@@ -94,7 +96,7 @@ export class AssessService {
     });
     const history = await this.#d.store.labels.countsMany(account.id, mailings.map((m, i) => ({ bno: m.v.b_no, addressKey: keys[i]! })));
     const rows = mailings.map((m, i): ChunkMailing => ({ v: m.v, name: m.name, raw: raws[i]!, liveNeighbour: m.liveNeighbour ?? null, history: history[i]! }));
-    return scoreMailings(rows, checks, await this.#context(account, locale, asOf));
+    return scoreMailings(rows, checks, await this.#context(account, locale, asOf), this.#judged);
   }
 
   /**

@@ -127,28 +127,30 @@ function addressReportOf(match: AddressCheck | null, unavailable: boolean): Addr
  * business itself, so lookups of different businesses share most of them (an operating company
  * at a matched address without its floor is one judgement). Kept per model and account
  * adjustment object (the model provider hands the same objects for as long as they stand, and a
- * new model is a new object) and per locale; a bounded number each. A judgement is shared by the
- * results it answers, which nothing changes after it is made.
+ * new model is a new object) and per locale, at most `inputs` per model. A judgement is shared by
+ * the results it answers, which nothing changes after it is made.
  */
 export class JudgementMemo {
-  readonly #byModel = new WeakMap<ModelParams, Map<AccountAdjustment | null, Map<string, Judgement>>>();
-  readonly #adjustments: number;
+  readonly #byModel = new WeakMap<ModelParams, Map<string, Judgement>>();
+  /** a number for each adjustment object seen (0: none), to key its judgements by */
+  readonly #adjustments = new WeakMap<AccountAdjustment, number>();
+  #nextAdjustment = 1;
   readonly #inputs: number;
 
-  constructor(opts: { adjustments?: number; inputs?: number } = {}) {
-    this.#adjustments = opts.adjustments ?? 1_000;
-    this.#inputs = opts.inputs ?? 2_000;
+  /** `inputs`: judgements kept per model, whatever the accounts (~1–2 KB each) */
+  constructor(opts: { inputs?: number } = {}) {
+    this.#inputs = opts.inputs ?? 5_000;
   }
 
   judge(input: AssessmentInput, unavailable: boolean, ctx: ScoringContext): Judgement {
-    let byAdjustment = this.#byModel.get(ctx.model);
-    if (!byAdjustment) this.#byModel.set(ctx.model, (byAdjustment = new Map()));
-    let memo = byAdjustment.get(ctx.adjustment);
-    if (!memo) {
-      if (byAdjustment.size >= this.#adjustments) byAdjustment.clear();
-      byAdjustment.set(ctx.adjustment, (memo = new Map()));
+    let memo = this.#byModel.get(ctx.model);
+    if (!memo) this.#byModel.set(ctx.model, (memo = new Map()));
+    let adjustment = 0;
+    if (ctx.adjustment) {
+      adjustment = this.#adjustments.get(ctx.adjustment) ?? 0;
+      if (adjustment === 0) this.#adjustments.set(ctx.adjustment, (adjustment = this.#nextAdjustment++));
     }
-    const key = `${ctx.locale}${inputKey(input, unavailable)}`;
+    const key = `${adjustment}|${ctx.locale}${inputKey(input, unavailable)}`;
     let j = memo.get(key);
     if (!j) {
       if (memo.size >= this.#inputs) memo.clear();

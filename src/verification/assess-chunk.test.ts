@@ -106,7 +106,7 @@ test('single mailings judged with the judgements kept from earlier ones are what
     { model: PRIOR_MODEL, adjustment: other, locale: 'ko', asOf: ASOF },
   ];
   // small, so that rounds also run after the memo was emptied
-  const memo = new JudgementMemo({ adjustments: 3, inputs: 50 });
+  const memo = new JudgementMemo({ inputs: 50 });
   for (const round of [0, 1]) {
     for (const ctx of contexts) {
       // one mailing at a time, as POST /verify asks

@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Example } from './fit.ts';
-import { fitPooled } from './pooled-fit.ts';
+import { ACCOUNT_OWN_SIGNALS, fitPooled, largestValueOf } from './pooled-fit.ts';
+import { featurize } from './features.ts';
+import { withPairs } from './pairs.ts';
 import { PRIOR_MODEL } from './prior.ts';
 import { score, sigmoid } from './score.ts';
-import type { ModelParams } from './types.ts';
+import type { AssessmentInput, ModelParams } from './types.ts';
 import { seededRandom } from '../seeded-random.ts';
 
 const NOW = '2026-11-24T12:00:00.000Z';
@@ -124,4 +126,32 @@ test('with just enough accounts for the shared model, leaving one out returns it
   const moved = largestDifference(fit.model, two);
   assert.ok(moved <= 0.02, `leaving out a moves a probability by ${moved.toFixed(4)}`);
   assert.ok(fit.model.weights.missing_unit! > PRIOR_MODEL.weights.missing_unit!, 'labels still move it, as far as the bound allows');
+});
+
+test('every shared signal a mailing can carry lies within the largest value the bound counts on', () => {
+  // the bound sizes a shift by Σ X_j |Δ_j|: a signal above its X, or below 0, would let a row escape it
+  const rand = seededRandom(3);
+  const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
+  for (let i = 0; i < 5000; i++) {
+    const input: AssessmentInput = {
+      status: pick(['active', 'suspended', 'closed', 'converted', 'unregistered', 'unknown', 'invalid'] as const),
+      closedOn: pick([null, '2026-11-01', '2025-06-01', '2022-01-01', '2010-01-01', 'not a date']),
+      taxTypeCode: pick(['01', '02', '03', '04', '05', '06', '07', '']),
+      entityKind: pick(['individual_taxable', 'corporate_head', 'corporate_branch', 'individual_exempt', 'foreign_corporate', 'nonprofit', 'other'] as const),
+      addressQuality: pick(['exact', 'corrected', 'ambiguous', 'not_found', 'no_address'] as const),
+      addressChanges: pick([0, 1, 2, 3, 7, 1000, -2, Number.NaN]),
+      missingBuildingNumber: rand() < 0.5, missingUnit: rand() < 0.5, zipMismatch: rand() < 0.5, outdatedZip: rand() < 0.5, formerRoad: rand() < 0.5,
+      liveNeighbour: rand() < 0.5 ? '1248100998' : null,
+      addressForm: pick(['road', 'jibun', 'unknown', null] as const),
+      notFound: pick([null, 'unknown_road', 'no_such_number', 'unknown_lot', 'unreadable'] as const),
+      buildingKind: pick(['apartment', 'office', 'villa', 'house', 'unknown'] as const),
+      name: { entityMismatch: rand() < 0.5, closureHint: rand() < 0.5, trade: pick([null, 'food', 'medical', 'wholesale'] as const), branch: rand() < 0.5 },
+      history: { bizBounced: Math.floor(rand() * 50), bizDelivered: Math.floor(rand() * 50), bizGone: Math.floor(rand() * 9), bizAbsent: Math.floor(rand() * 9), addressBounced: Math.floor(rand() * 9), addressDelivered: Math.floor(rand() * 9) },
+      asOf: '2026-11-21',
+    };
+    for (const [name, v] of withPairs(PRIOR_MODEL.pairs, featurize(input))) {
+      if (ACCOUNT_OWN_SIGNALS.has(name)) continue;
+      assert.ok(v >= 0 && v <= largestValueOf(name), `${name} = ${v} (largest counted ${largestValueOf(name)})`);
+    }
+  }
 });

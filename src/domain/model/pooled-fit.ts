@@ -28,6 +28,7 @@
 // (pair-selection.ts) are chosen from all labels, so they are left out of the accounts' own fits
 // here (which pairs exist would otherwise let one account change how another's labels read) and
 // carried at weight 0 for each account's adjustment to learn.
+import { ADDRESS_CHANGES_CAP } from './features.ts';
 import { type Example, fitGlobal, type FitOptions } from './fit.ts';
 import { pairParts } from './pairs.ts';
 import type { ModelParams } from './types.ts';
@@ -50,11 +51,11 @@ export interface PooledFit {
 /** Signals whose values are an account's own recorded outcomes: learned per account, never shared. */
 export const ACCOUNT_OWN_SIGNALS: ReadonlySet<string> = new Set(['biz_history', 'biz_history_gone', 'biz_history_absent', 'address_history']);
 
-/** The largest value a signal takes (featurize): address_changes counts up to 3, the rest are indicators. */
-const LARGEST: Readonly<Record<string, number>> = { address_changes: 3 };
-const largest = (name: string): number => {
+/** The largest value a shared signal takes (featurize): address_changes counts up to its cap, the rest are indicators. */
+const LARGEST: Readonly<Record<string, number>> = { address_changes: ADDRESS_CHANGES_CAP };
+export const largestValueOf = (name: string): number => {
   const parts = pairParts(name);
-  return parts ? largest(parts[0]) * largest(parts[1]) : (LARGEST[name] ?? 1);
+  return parts ? largestValueOf(parts[0]) * largestValueOf(parts[1]) : (LARGEST[name] ?? 1);
 };
 
 /**
@@ -98,7 +99,7 @@ export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, read
   const logitBound = 4 * bound;
   const c0 = logitBound / Math.max(2, minAccounts);
   const shared = Object.keys(base.weights).filter((name) => !ACCOUNT_OWN_SIGNALS.has(name));
-  const t = Float64Array.from([1, ...shared.map(largest)]);
+  const t = Float64Array.from([1, ...shared.map(largestValueOf)]);
   const dim = shared.length + 1;
   const terms = new Set(Object.keys(base.weights));
   const shifts = accounts.map(([, ex]): Float64Array => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import type { Example } from './fit.ts';
-import { ACCOUNT_OWN_SIGNALS, fitPooled, largestValueOf } from './pooled-fit.ts';
+import { ACCOUNT_OWN_SIGNALS, exclusiveGroupOf, fitPooled, largestValueOf } from './pooled-fit.ts';
 import { featurize } from './features.ts';
 import { withPairs } from './pairs.ts';
 import { PRIOR_MODEL } from './prior.ts';
@@ -128,8 +128,9 @@ test('with just enough accounts for the shared model, leaving one out returns it
   assert.ok(fit.model.weights.missing_unit! > PRIOR_MODEL.weights.missing_unit!, 'labels still move it, as far as the bound allows');
 });
 
-test('every shared signal a mailing can carry lies within the largest value the bound counts on', () => {
-  // the bound sizes a shift by Σ X_j |Δ_j|: a signal above its X, or below 0, would let a row escape it
+test('every shared signal a mailing can carry lies within the largest value the bound counts on, and at most one of each group', () => {
+  // the bound sizes a shift by the largest X_j |Δ_j| of each group: a signal above its X, below 0,
+  // or two of one group on one row would let the row escape it
   const rand = seededRandom(3);
   const pick = <T,>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   for (let i = 0; i < 5000; i++) {
@@ -149,9 +150,13 @@ test('every shared signal a mailing can carry lies within the largest value the 
       history: { bizBounced: Math.floor(rand() * 50), bizDelivered: Math.floor(rand() * 50), bizGone: Math.floor(rand() * 9), bizAbsent: Math.floor(rand() * 9), addressBounced: Math.floor(rand() * 9), addressDelivered: Math.floor(rand() * 9) },
       asOf: '2026-11-21',
     };
+    const seen = new Map<string, string>();
     for (const [name, v] of withPairs(PRIOR_MODEL.pairs, featurize(input))) {
       if (ACCOUNT_OWN_SIGNALS.has(name)) continue;
       assert.ok(v >= 0 && v <= largestValueOf(name), `${name} = ${v} (largest counted ${largestValueOf(name)})`);
+      const group = exclusiveGroupOf(name);
+      assert.ok(!seen.has(group), `${seen.get(group)} and ${name} on one row, one group (${group})`);
+      seen.set(group, name);
     }
   }
 });

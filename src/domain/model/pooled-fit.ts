@@ -4,7 +4,8 @@
 // for every row, not by an estimate checked afterwards:
 //  - each account's labels are fitted alone, centred on the base like any fit; its shift Δ_a from
 //    the base is measured in a norm that bounds what it does to any row's logit, ‖Δ‖ = |Δ₀| +
-//    Σ_j X_j |Δ_j| (X_j the largest value feature j takes: 1 for an indicator, 3 for
+//    Σ over groups of terms a row carries at most one of (one status, one trade, …) of the
+//    largest X_j |Δ_j| (X_j the largest value term j takes: 1 for an indicator, 3 for
 //    address_changes);
 //  - the shared model is the base plus the accounts' mean shift, each account's part capped:
 //    D = Σ_a Δ_a · min(1/K, c₀/‖Δ_a‖) over the K accounts with labels. So K accounts that agree
@@ -58,13 +59,44 @@ export const largestValueOf = (name: string): number => {
   return parts ? largestValueOf(parts[0]) * largestValueOf(parts[1]) : (LARGEST[name] ?? 1);
 };
 
+/** Signals of which a mailing carries at most one (featurize): one status, one address quality, … */
+const EXCLUSIVE: readonly (readonly string[])[] = [
+  ['status_suspended', 'status_closed', 'status_converted', 'status_unregistered', 'status_unknown', 'status_invalid'],
+  ['closed_recent', 'closed_old'],
+  ['closed_fresh', 'closed_long_ago'],
+  // the first only with a closure, the second only with an unregistered number
+  ['closed_individual', 'unregistered_near_live'],
+  ['tax_simplified', 'tax_exempt', 'tax_nonprofit'],
+  ['address_corrected', 'address_ambiguous', 'address_not_found', 'no_address'],
+  ['trade_food', 'trade_beauty', 'trade_retail', 'trade_education', 'trade_realestate', 'trade_medical', 'trade_professional', 'trade_industrial', 'trade_wholesale'],
+];
+const GROUP = new Map(EXCLUSIVE.flatMap((names, i) => names.map((n) => [n, `#${i}`] as const)));
+
 /**
- * ‖Δ‖: the most a shift from the base can add to or take from any row's logit. Shifts are vectors
- * over [the intercept, ...the shared terms]; `xs` holds each coordinate's X (1 for the intercept).
+ * The group of a shared term, of which a mailing carries at most one: a signal's exclusive group
+ * (or itself); a pair's, the pair of its parts' groups (one of each part's group at most).
  */
-function size(d: Float64Array, xs: Float64Array): number {
-  let s = 0;
-  for (let j = 0; j < d.length; j++) s += xs[j]! * Math.abs(d[j]!);
+export const exclusiveGroupOf = (name: string): string => {
+  const parts = pairParts(name);
+  if (!parts) return GROUP.get(name) ?? name;
+  return parts.map(exclusiveGroupOf).toSorted().join('×');
+};
+
+/**
+ * ‖Δ‖: the most a shift from the base can add to or take from any row's logit: |Δ₀| and, per group
+ * of terms a row carries at most one of, the largest X_j |Δ_j|. Shifts are vectors over [the
+ * intercept, ...the shared terms]; `xs` holds each coordinate's X (1 for the intercept), `groups`
+ * each one's group index (−1 for the intercept).
+ */
+function size(d: Float64Array, xs: Float64Array, groups: Int32Array, groupCount: number): number {
+  const most = new Float64Array(groupCount);
+  let s = Math.abs(d[0]!);
+  for (let j = 1; j < d.length; j++) {
+    const g = groups[j]!;
+    const v = xs[j]! * Math.abs(d[j]!);
+    if (v > most[g]!) most[g] = v;
+  }
+  for (const v of most) s += v;
   return s;
 }
 
@@ -99,7 +131,14 @@ export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, read
   const logitBound = 4 * bound;
   const c0 = logitBound / Math.max(2, minAccounts);
   const shared = Object.keys(base.weights).filter((name) => !ACCOUNT_OWN_SIGNALS.has(name));
-  const t = Float64Array.from([1, ...shared.map(largestValueOf)]);
+  const xs = Float64Array.from([1, ...shared.map(largestValueOf)]);
+  const groupIndex = new Map<string, number>();
+  const groups = Int32Array.from([-1, ...shared.map((name) => {
+    const g = exclusiveGroupOf(name);
+    if (!groupIndex.has(g)) groupIndex.set(g, groupIndex.size);
+    return groupIndex.get(g)!;
+  })]);
+  const sizeOf = (d: Float64Array): number => size(d, xs, groups, groupIndex.size);
   const dim = shared.length + 1;
   const terms = new Set(Object.keys(base.weights));
   const shifts = accounts.map(([, ex]): Float64Array => {
@@ -109,7 +148,7 @@ export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, read
     return Float64Array.from([fitted.intercept - base.intercept, ...shared.map((name) => (fitted.weights[name] ?? 0) - (base.weights[name] ?? 0))]);
   });
   const k = shifts.length;
-  const sizes = shifts.map((d) => size(d, t));
+  const sizes = shifts.map(sizeOf);
   const parts = sizes.map((n) => partOf(n, k, c0));
   const shift = combine(shifts, parts, dim);
 
@@ -117,13 +156,13 @@ export function fitPooled(base: ModelParams, byAccount: ReadonlyMap<string, read
   // D − D₋ₐ = Σ_b (part_b(K) − part_b(K−1)) Δ_b + part_a(K−1) Δ_a, the sum worked out once
   let maxEffect = 0;
   if (k - 1 < minAccounts) {
-    maxEffect = inProbability(size(shift, t));
+    maxEffect = inProbability(sizeOf(shift));
   } else {
     const fewer = sizes.map((n) => partOf(n, k - 1, c0));
     const others = combine(shifts, parts.map((p, i) => p - fewer[i]!), dim);
     shifts.forEach((d, i) => {
       const diff = others.map((v, j) => v + fewer[i]! * d[j]!);
-      maxEffect = Math.max(maxEffect, inProbability(size(diff, t)));
+      maxEffect = Math.max(maxEffect, inProbability(sizeOf(diff)));
     });
   }
 

@@ -25,7 +25,7 @@ export const CLOSED_LONG_AGO_DAYS = 5 * 365 + 1;
 /** Beyond three changed components a correction is a different address; more adds no evidence. */
 export const ADDRESS_CHANGES_CAP = 3;
 
-const STATUS_FEATURE: Record<AssessmentInput['status'], FeatureName | null> = {
+export const STATUS_FEATURE: Readonly<Record<AssessmentInput['status'], FeatureName | null>> = {
   active: null,
   suspended: 'status_suspended',
   closed: 'status_closed',
@@ -35,7 +35,7 @@ const STATUS_FEATURE: Record<AssessmentInput['status'], FeatureName | null> = {
   invalid: 'status_invalid',
 };
 
-const ADDRESS_FEATURE: Record<AssessmentInput['addressQuality'], FeatureName | null> = {
+export const ADDRESS_FEATURE: Readonly<Record<AssessmentInput['addressQuality'], FeatureName | null>> = {
   exact: null,
   corrected: 'address_corrected',
   ambiguous: 'address_ambiguous',

@@ -29,7 +29,8 @@
 // (pair-selection.ts) are chosen from all labels, so they are left out of the accounts' own fits
 // here (which pairs exist would otherwise let one account change how another's labels read) and
 // carried at weight 0 for each account's adjustment to learn.
-import { ADDRESS_CHANGES_CAP } from './features.ts';
+import { FEATURE_NAMES } from './feature-text.ts';
+import { ADDRESS_CHANGES_CAP, ADDRESS_FEATURE, STATUS_FEATURE } from './features.ts';
 import { type Example, fitGlobal, type FitOptions } from './fit.ts';
 import { pairParts } from './pairs.ts';
 import type { ModelParams } from './types.ts';
@@ -61,14 +62,14 @@ export const largestValueOf = (name: string): number => {
 
 /** Signals of which a mailing carries at most one (featurize): one status, one address quality, … */
 const EXCLUSIVE: readonly (readonly string[])[] = [
-  ['status_suspended', 'status_closed', 'status_converted', 'status_unregistered', 'status_unknown', 'status_invalid'],
+  Object.values(STATUS_FEATURE).filter((f) => f !== null),
   ['closed_recent', 'closed_old'],
   ['closed_fresh', 'closed_long_ago'],
   // the first only with a closure, the second only with an unregistered number
   ['closed_individual', 'unregistered_near_live'],
   ['tax_simplified', 'tax_exempt', 'tax_nonprofit'],
-  ['address_corrected', 'address_ambiguous', 'address_not_found', 'no_address'],
-  ['trade_food', 'trade_beauty', 'trade_retail', 'trade_education', 'trade_realestate', 'trade_medical', 'trade_professional', 'trade_industrial', 'trade_wholesale'],
+  Object.values(ADDRESS_FEATURE).filter((f) => f !== null),
+  FEATURE_NAMES.filter((f) => f.startsWith('trade_')),
 ];
 const GROUP = new Map(EXCLUSIVE.flatMap((names, i) => names.map((n) => [n, `#${i}`] as const)));
 

@@ -31,5 +31,5 @@ VOLUME /data
 EXPOSE 8080
 USER bizcheck
 HEALTHCHECK --interval=10s --timeout=3s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||8080)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-ENTRYPOINT ["node", "--disable-warning=ExperimentalWarning", "--max-old-space-size=1024", "--max-semi-space-size=16", "bin/bizcheck.js"]
+ENTRYPOINT ["node", "--disable-warning=ExperimentalWarning", "--max-old-space-size=1024", "--max-semi-space-size=16", "--v8-pool-size=0", "bin/bizcheck.js"]
 CMD ["serve", "--role", "all"]

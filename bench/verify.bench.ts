@@ -11,6 +11,7 @@
 //                        answer is assessed: parse, directory, match and score on each call; the echo gets the same bodies
 //   BENCH_PROFILE=1      the bizcheck processes run under --cpu-prof; where their CPU time went is printed per request
 //                        (every request they served, warm-ups included)
+//   BENCH_NODE_ARGS      more flags for bizcheck's node, after npm start's own (to try one before changing the start script)
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -82,7 +83,7 @@ const start = async (args: string[], extra: Record<string, string> = {}) => {
 };
 try {
   const echo = await Promise.all(Array.from({ length: processes }, () => start([path.join(root, 'bench/echo-server.ts')])));
-  const apps = await Promise.all(Array.from({ length: processes }, () => start([...asStarted.nodeArgs, ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), path.join(root, 'src/main.ts')], asStarted.env)));
+  const apps = await Promise.all(Array.from({ length: processes }, () => start([...asStarted.nodeArgs, ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean), ...(profDir ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : []), path.join(root, 'src/main.ts')], asStarted.env)));
   const headers = (i: number) => ({ 'x-api-key': keyFor(i) });
   // warm: every number answered once so the measured calls are cache hits
   for (const [i, app] of apps.entries()) {

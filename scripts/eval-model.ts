@@ -242,6 +242,13 @@ async function runWorld(key: string): Promise<void> {
           }));
           for (const [k, t] of [...terms].toSorted((x, z) => z[1].n - x[1].n).slice(0, 12)) console.log(`  p in band: n ${t.n} p ${(t.p / t.n).toFixed(2)} y ${(t.y / t.n).toFixed(2)}  ${k}`);
         }
+        const perAcct = scored.map((sc, a) => {
+          const n = sc.results.length;
+          const pm = sc.results.reduce((t, r) => t + (r.bounce_prob ?? 0), 0) / n;
+          const ym = world.test[a]!.filter((m) => m.bounced).length / n;
+          return `${a}: p ${pm.toFixed(3)} y ${ym.toFixed(3)} ECE ${expectedCalibrationError(sc.results.map((r) => r.bounce_prob ?? 0), world.test[a]!.map((m) => m.bounced)).toFixed(3)}`;
+        });
+        console.log(`  accounts at ${labelled} labels: ${perAcct.join('; ')}`);
         console.log(`  calibration at ${labelled} labels: ${bins.map((b, k) => (b.n === 0 ? '' : `[${edges[k]}–${edges[k + 1]}) n ${b.n} p ${(b.p / b.n).toFixed(3)} y ${(b.y / b.n).toFixed(3)}`)).filter(Boolean).join('; ')}`);
       }
       if (process.env.EVAL_DEBUG && (target === 0 || target === STAGES.at(-1))) {

@@ -22,7 +22,9 @@
 // the same repeats; with BENCH_LABELS=N (e.g. 100000) the account then
 // records N outcomes on the list's own numbers and addresses, and the named list runs again.
 // Every run prints upload, processing and download (the CSV results) separately, rows/s, its
-// ratio to the numbers-only run, and the server's peak RSS during it.
+// ratio to the numbers-only run, the server's peak RSS during it, and the CPU each kind of its
+// threads spent on upload and processing, per row (from /proc: MainThread, WorkerThread — the
+// address, parsing and NTS threads together —, V8Worker: V8's helpers).
 //
 // BENCH_PROFILE=1 then restarts the server under --cpu-prof on the same data, runs the all-cached
 // list once more (named when BENCH_NAMED=1; or BENCH_PROFILE=numbers|named|named-repeats|
@@ -131,6 +133,48 @@ function peakRssMb(pid: number): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU seconds each kind of thread of a process has used, by the kernel's name for it (MainThread,
+ * WorkerThread: ours; V8Worker: V8's helpers; libuv-worker …): read from /proc rather than from a
+ * profile, which inflates native calls such as SQLite's. Empty where /proc is not there.
+ */
+function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/[\d-]+$/, '') || 'thread';
+        // after the name in parentheses: state is field 3, utime and stime fields 14 and 15
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / CLOCK_TICKS);
+      } catch {
+        /* the thread ended meanwhile */
+      }
+    }
+  } catch {
+    /* not Linux */
+  }
+  return out;
+}
+
+/** What each kind of thread spent between two threadCpu readings, in µs a row. */
+function cpuPerRow(before: Map<string, number>, after: Map<string, number>, rowCount: number): string {
+  const parts = [...after]
+    .map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) / rowCount) * 1e6] as const)
+    .filter(([, us]) => us >= 0.5)
+    .toSorted((a, b) => b[1] - a[1]);
+  return parts.length === 0 ? '' : `  CPU µs/row: ${parts.map(([n, us]) => `${n} ${us.toFixed(1)}`).join(', ')}`;
+}
+
 /** Starts a fresh peak for the next run (Linux: writing 5 to clear_refs resets VmHWM). */
 function resetPeak(pid: number): void {
   try {
@@ -233,6 +277,7 @@ try {
     const load = readFileSync('/proc/loadavg', 'utf8').trim().split(' ').slice(0, 3).join(' ');
     for (const p of [server, ...workerProcs]) resetPeak(p.proc.pid!);
     const ntsBefore = await ntsCalls();
+    const cpuBefore = threadCpu(server.proc.pid!);
     const t0 = performance.now();
     const form = new FormData();
     form.append('file', await openAsBlob(file), path.basename(file));
@@ -242,6 +287,7 @@ try {
     const uploadedS = (performance.now() - t0) / 1000;
     const status = await waitDone(jobId, t0);
     const wallS = (performance.now() - t0) / 1000;
+    const cpu = cpuPerRow(cpuBefore, threadCpu(server.proc.pid!), rows);
     const t1 = performance.now();
     let bytes = 0;
     let got = 'not read';
@@ -260,7 +306,7 @@ try {
       `${label.padEnd(26)} ${status}  upload ${uploadedS.toFixed(1)} s + processing ${(wallS - uploadedS).toFixed(1)} s = ${wallS.toFixed(1)} s  ` +
         `${Math.round(rate).toLocaleString('en-US')} rows/s (${(rate / reference).toFixed(2)} × first)  ${(wallS / boundS).toFixed(2)} × bound  ` +
         `download ${downloadS.toFixed(1)} s (${got})  peak RSS ${peakRssMb(server.proc.pid!).toFixed(0)} MB` +
-        workerProcs.map((w, i) => `, worker ${i + 1} ${peakRssMb(w.proc.pid!).toFixed(0)} MB`).join('') + `${asked}  [load ${load}]`,
+        workerProcs.map((w, i) => `, worker ${i + 1} ${peakRssMb(w.proc.pid!).toFixed(0)} MB`).join('') + `${asked}  [load ${load}]${cpu}`,
     );
     return { jobId, rate };
   }

@@ -168,7 +168,6 @@ const PAIR_WEIGHTS: Record<string, number> = Object.fromEntries(
   EITHER.map(([a, b, wb]) => [pairName(a, b), Math.round(eitherCausePairWeight(SCORED_INTERCEPT, SCORED[a], wb) * 100) / 100]),
 );
 
-
 export const PRIOR_MODEL: ModelParams = Object.freeze({
   version: PRIOR_VERSION,
   kind: 'prior',

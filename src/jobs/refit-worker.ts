@@ -58,7 +58,8 @@ export function runFit(req: FitRequest): FitResult {
 /** Fits on a fresh worker thread and resolves with its result; the thread exits afterwards. */
 export function fitInWorker(req: FitRequest): Promise<FitResult> {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL(import.meta.url), { workerData: null });
+    // bounded as the main thread is under npm start (the labels and their features are here twice at most)
+    const worker = new Worker(new URL(import.meta.url), { workerData: null, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
     worker.once('message', (result: FitResult) => {
       resolve(result);
       void worker.terminate();

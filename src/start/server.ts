@@ -38,6 +38,7 @@ import { Metrics } from '../metrics/metrics.ts';
 import { chunkCommits, observedStatus } from '../metrics/instrument.ts';
 import { openUpstreamBudget } from './budget.ts';
 import { DailyBudget } from '../registry/daily-budget.ts';
+import { letThreadsTakeTheirOwnHeapLimits } from './thread-heaps.ts';
 import { PollingLoop } from '../jobs/polling-loop.ts';
 import { RetentionSweeper } from '../jobs/retention-sweep.ts';
 
@@ -87,6 +88,8 @@ function addressService(directory: AddressDirectory, config: Config, onError: (e
 
 export async function startServer(config: Config, opts: { now?: () => Date } = {}): Promise<RunningServer> {
   const now = opts.now ?? (() => new Date());
+  // before any thread starts: its own resourceLimits bound it, not the main thread's heap flags
+  letThreadsTakeTheirOwnHeapLimits();
   const log = pino({ level: config.logLevel });
   const store = withAuthCache(await openStore(config.store), { ttlMs: config.authCacheTtlMs });
   const metrics = config.metrics.enabled ? new Metrics({ role: config.role }) : undefined;

@@ -43,9 +43,11 @@ class AddressThread {
 
   constructor(url: URL, setup: AddressThreadSetup, onGone: (t: AddressThread) => void) {
     // bounded like the parsing threads: a chunk's checks need little; the sandbox's world ~70 MB.
-    // A thread that outgrows it dies, and its chunk is checked in-process.
+    // A thread that outgrows it dies, and its chunk is checked in-process. The young generation
+    // is the main thread's under npm start (16 MB semi-spaces): a chunk's checks wait there for
+    // its scoring, and with 8 MB named rows ran ~7 % slower (bench/RESULTS.md).
     const oldMb = setup.directory === 'sandbox' ? 192 : 96;
-    this.worker = new Worker(url, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: oldMb, maxYoungGenerationSizeMb: 8 }, stdout: false, stderr: false });
+    this.worker = new Worker(url, { workerData: setup, resourceLimits: { maxOldGenerationSizeMb: oldMb, maxYoungGenerationSizeMb: 48 }, stdout: false, stderr: false });
     const fail = (err: Error) => {
       if (this.dead) return;
       this.dead = true;

@@ -53,7 +53,7 @@ import { generateEntries, writeAddressDbFixture } from '../src/addresses/address
 import { sandboxWorld } from '../src/addresses/sandbox-data.ts';
 import type { DirectoryEntry } from '../src/domain/address/types.ts';
 import { mailingsFrom, type Mailing } from '../scripts/eval/as-written.ts';
-import { startChild, startCommand, type Child, dropBenchSchema } from './lib.ts';
+import { startChild, startCommand, type Child, dropBenchSchema, threadCpu, cpuPerRow } from './lib.ts';
 import { profileSummary } from './profile-summary.ts';
 
 const rows = Number(process.env.BENCH_ROWS ?? 1_000_000);
@@ -131,48 +131,6 @@ function shuffle(out: number[], r: () => number): number[] {
 function peakRssMb(pid: number): number {
   const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return m ? Number(m[1]) / 1024 : NaN;
-}
-
-const CLOCK_TICKS = (() => {
-  try {
-    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
-  } catch {
-    return 100;
-  }
-})();
-
-/**
- * CPU seconds each kind of thread of a process has used, by the kernel's name for it (MainThread,
- * WorkerThread: ours; V8Worker: V8's helpers; libuv-worker …): read from /proc rather than from a
- * profile, which inflates native calls such as SQLite's. Empty where /proc is not there.
- */
-function threadCpu(pid: number): Map<string, number> {
-  const out = new Map<string, number>();
-  try {
-    for (const tid of readdirSync(`/proc/${pid}/task`)) {
-      try {
-        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/[\d-]+$/, '') || 'thread';
-        // after the name in parentheses: state is field 3, utime and stime fields 14 and 15
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / CLOCK_TICKS);
-      } catch {
-        /* the thread ended meanwhile */
-      }
-    }
-  } catch {
-    /* not Linux */
-  }
-  return out;
-}
-
-/** What each kind of thread spent between two threadCpu readings, in µs a row. */
-function cpuPerRow(before: Map<string, number>, after: Map<string, number>, rowCount: number): string {
-  const parts = [...after]
-    .map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) / rowCount) * 1e6] as const)
-    .filter(([, us]) => us >= 0.5)
-    .toSorted((a, b) => b[1] - a[1]);
-  return parts.length === 0 ? '' : `  CPU µs/row: ${parts.map(([n, us]) => `${n} ${us.toFixed(1)}`).join(', ')}`;
 }
 
 /** Starts a fresh peak for the next run (Linux: writing 5 to clear_refs resets VmHWM). */

@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: child processes that announce their URL, and load runs.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
@@ -106,4 +106,46 @@ export async function dropBenchSchema(url: string | undefined, schema: string): 
   const pg = new PostgresStore({ url, schema });
   await pg.dropSchema();
   await pg.close();
+}
+
+const CLOCK_TICKS = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK']).toString().trim()) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/**
+ * CPU seconds each kind of thread of a process has used, by the kernel's name for it (MainThread,
+ * WorkerThread: ours; V8Worker: V8's helpers; libuv-worker …): read from /proc rather than from a
+ * profile, which inflates native calls such as SQLite's. Empty where /proc is not there.
+ */
+export function threadCpu(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      try {
+        const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/[\d-]+$/, '') || 'thread';
+        // after the name in parentheses: state is field 3, utime and stime fields 14 and 15
+        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / CLOCK_TICKS);
+      } catch {
+        /* the thread ended meanwhile */
+      }
+    }
+  } catch {
+    /* not Linux */
+  }
+  return out;
+}
+
+/** What each kind of thread spent between two threadCpu readings, in µs a row (or whatever `unit` names). */
+export function cpuPerRow(before: Map<string, number>, after: Map<string, number>, rowCount: number, unit = 'row'): string {
+  const parts = [...after]
+    .map(([name, s]) => [name, ((s - (before.get(name) ?? 0)) / rowCount) * 1e6] as const)
+    .filter(([, us]) => us >= 0.5)
+    .toSorted((a, b) => b[1] - a[1]);
+  return parts.length === 0 ? '' : `  CPU µs/${unit}: ${parts.map(([n, us]) => `${n} ${us.toFixed(1)}`).join(', ')}`;
 }

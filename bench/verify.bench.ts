@@ -21,7 +21,7 @@ import { SANDBOX_FIXED } from '../src/registry/sandbox.ts';
 import { sandboxWorld } from '../src/addresses/sandbox-data.ts';
 import { mailingsFrom } from '../scripts/eval/as-written.ts';
 import { PostgresStore } from '../src/store/postgres.ts';
-import { load, startChild, startCommand, type Child, type LoadResult } from './lib.ts';
+import { cpuPerRow, load, startChild, startCommand, threadCpu, type Child, type LoadResult } from './lib.ts';
 import { profileSummary } from './profile-summary.ts';
 
 const durationS = Number(process.env.BENCH_DURATION_S ?? 10);
@@ -96,11 +96,17 @@ try {
   await loadAll(echo, { durationS: 3 });
   const warm = await loadAll(apps, { durationS: 3, headers });
 
+  const echoCpu = echo.map((c) => threadCpu(c.proc.pid!));
   const bare = await loadAll(echo, { durationS });
+  const echoSpent = echo.map((c, i) => cpuPerRow(echoCpu[i]!, threadCpu(c.proc.pid!), bare.total / echo.length, 'request')).join(' |');
+  const appCpu = apps.map((c) => threadCpu(c.proc.pid!));
   const ours = await loadAll(apps, { durationS, headers });
+  const appSpent = apps.map((c, i) => cpuPerRow(appCpu[i]!, threadCpu(c.proc.pid!), ours.total / apps.length, 'request')).join(' |');
   console.log(`POST /verify, cached numbers${named ? ' with name and address' : ''}, ${connections} connections, ${durationS} s each, ${cpus().length} cores, store ${storeName}, ${processes} process(es), ${keys.length} account(s)`);
-  console.log(fmt('bare Fastify echo', bare));
-  console.log(fmt('bizcheck /verify', ours));
+  // the server's own CPU a request, from /proc: steadier than req/s on a machine whose two cores
+  // the load generator shares
+  console.log(`${fmt('bare Fastify echo', bare)}${echoSpent}`);
+  console.log(`${fmt('bizcheck /verify', ours)}${appSpent}`);
   console.log(`ratio ${(ours.rps / bare.rps).toFixed(2)} × bare (goal ≥ 0.50), p99 ${ours.p99} ms (goal ≤ 10 ms)`);
   if (ours.non2xx > 0 || ours.errors > 0) console.log('WARNING: non-2xx answers or errors during the run; figures are not valid');
   if (profDir) {

@@ -16,6 +16,9 @@ export interface Receipt {
 /** ids recorded lately, and how long one is trusted to be in the store without asking */
 const RECENT_MAX = 50_000;
 const RECENT_MS = 3600_000;
+/** records at once that a call writes without waiting for company (and derives without the memo: a batch chunk's, each record once) */
+const BULK = 100;
+const DERIVED_PER_RECORD = 64;
 
 export class EvidenceService {
   readonly #store: EvidenceStore;
@@ -23,6 +26,12 @@ export class EvidenceService {
   readonly #now: () => Date;
   /** ids this process recorded lately → when: the same answer served again needs no write */
   readonly #recent = new Map<string, number>();
+  /**
+   * Evidence derived lately for single lookups, by the answer's record object and what else the
+   * id is made of: a hot cached answer is served as the same record object again and again, and
+   * canonicalising and hashing it was ~5 % of a cached POST /verify (bench/RESULTS.md).
+   */
+  readonly #derived = new WeakMap<object, Map<string, Evidence>>();
   /** records waiting for the write this event-loop turn makes for all of them */
   #pending: { es: Evidence[]; done: Promise<void> } | null = null;
 
@@ -39,16 +48,32 @@ export class EvidenceService {
    * answer this process recorded lately is not written again.
    */
   async record(inputs: readonly EvidenceInput[]): Promise<Evidence[]> {
-    const es = inputs.map(evidenceOf);
+    const es = inputs.length < BULK ? inputs.map((e) => this.#evidenceOf(e)) : inputs.map(evidenceOf);
     const nowMs = Date.now();
     const fresh = es.filter((e) => {
       const at = this.#recent.get(e.id);
       return at === undefined || nowMs - at > RECENT_MS;
     });
     if (fresh.length === 0) return es;
-    if (fresh.length >= 100) await this.#write(fresh);
+    if (fresh.length >= BULK) await this.#write(fresh);
     else await this.#enqueue(fresh);
     return es;
+  }
+
+  /** evidenceOf(e), derived once per record object (records are never changed once had) */
+  #evidenceOf(e: EvidenceInput): Evidence {
+    const record = e.record;
+    if (record === null || typeof record !== 'object') return evidenceOf(e);
+    let derived = this.#derived.get(record);
+    if (!derived) this.#derived.set(record, (derived = new Map()));
+    const key = `${e.accountId}\u0000${e.api}\u0000${e.source}\u0000${e.bno}\u0000${e.checkedAt}`;
+    let out = derived.get(key);
+    if (!out) {
+      // a record served to many accounts: bounded, begun again when full
+      if (derived.size >= DERIVED_PER_RECORD) derived.clear();
+      derived.set(key, (out = evidenceOf(e)));
+    }
+    return out;
   }
 
   #enqueue(es: Evidence[]): Promise<void> {

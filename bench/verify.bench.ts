@@ -12,6 +12,7 @@
 //   BENCH_PROFILE=1      the bizcheck processes run under --cpu-prof; where their CPU time went is printed per request
 //                        (every request they served, warm-ups included)
 //   BENCH_NODE_ARGS      more flags for bizcheck's node, after npm start's own (to try one before changing the start script)
+//   BENCH_KEEP=1         keeps the working folder (the store, the server's log, the profiles)
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -121,5 +122,6 @@ try {
     await s.dropSchema();
     await s.close();
   }
-  rmSync(dataDir, { recursive: true, force: true });
+  if (process.env.BENCH_KEEP === '1') console.error(`kept ${dataDir} for inspection`);
+  else rmSync(dataDir, { recursive: true, force: true });
 }

@@ -23,8 +23,9 @@
 // records N outcomes on the list's own numbers and addresses, and the named list runs again.
 // Every run prints upload, processing and download (the CSV results) separately, rows/s, its
 // ratio to the numbers-only run, the server's peak RSS during it, and the CPU each kind of its
-// threads spent on upload and processing, per row (from /proc: MainThread, WorkerThread — the
-// address, parsing and NTS threads together —, V8Worker: V8's helpers).
+// threads spent on upload and processing, per row (from /proc: all — the whole process, ended
+// threads included —, MainThread, WorkerThread — the address, parsing and NTS threads that are
+// still running at the end of the run —, V8Worker: V8's helpers).
 //
 // BENCH_PROFILE=1 then restarts the server under --cpu-prof on the same data, runs the all-cached
 // list once more (named when BENCH_NAMED=1; or BENCH_PROFILE=numbers|named|named-repeats|

@@ -116,21 +116,27 @@ const CLOCK_TICKS = (() => {
   }
 })();
 
+/** utime + stime of a /proc stat line, in seconds (after the name in parentheses: fields 14 and 15) */
+function statCpu(stat: string): number {
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) / CLOCK_TICKS;
+}
+
 /**
  * CPU seconds each kind of thread of a process has used, by the kernel's name for it (MainThread,
- * WorkerThread: ours; V8Worker: V8's helpers; libuv-worker …): read from /proc rather than from a
- * profile, which inflates native calls such as SQLite's. Empty where /proc is not there.
+ * WorkerThread: ours; V8Worker: V8's helpers; libuv-worker …), and `all`: the whole process's,
+ * threads that have ended included (an idle address thread ends and another starts, and the
+ * ended one's time is then missing from its kind). Read from /proc rather than from a profile,
+ * which inflates native calls such as SQLite's. Empty where /proc is not there.
  */
 export function threadCpu(pid: number): Map<string, number> {
   const out = new Map<string, number>();
   try {
+    out.set('all', statCpu(readFileSync(`/proc/${pid}/stat`, 'utf8')));
     for (const tid of readdirSync(`/proc/${pid}/task`)) {
       try {
         const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim().replace(/[\d-]+$/, '') || 'thread';
-        // after the name in parentheses: state is field 3, utime and stime fields 14 and 15
-        const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
-        const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / CLOCK_TICKS);
+        out.set(name, (out.get(name) ?? 0) + statCpu(readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8')));
       } catch {
         /* the thread ended meanwhile */
       }

@@ -58,7 +58,7 @@ export function runFit(req: FitRequest): FitResult {
 /** Fits on a fresh worker thread and resolves with its result; the thread exits afterwards. */
 export function fitInWorker(req: FitRequest): Promise<FitResult> {
   return new Promise((resolve, reject) => {
-    // bounded as the main thread is under npm start (the labels and their features are here twice at most)
+    // bounded as the main thread is under npm start (before, the start flags alone bounded it)
     const worker = new Worker(new URL(import.meta.url), { workerData: null, resourceLimits: { maxOldGenerationSizeMb: 1024 } });
     worker.once('message', (result: FitResult) => {
       resolve(result);

@@ -14,7 +14,7 @@ import { AddressStore } from '../store/address-store.ts';
 import { SqliteSql } from '../store/sql-sqlite.ts';
 import { PostgresStore } from '../store/postgres.ts';
 import { ScoreMemo, scoreChunk } from '../domain/mailing-score.ts';
-import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
+import { type AddressThreadSetup, type FromAddressThread, fromColumns, keptToColumns, type ToAddressThread } from './address-thread-protocol.ts';
 
 const setup = workerData as AddressThreadSetup;
 
@@ -54,12 +54,18 @@ async function answer(m: Exclude<ToAddressThread, { stop: true }>): Promise<From
     const session = kept.get(m.score.session);
     if (!session) return { id: m.id, failed: `the checks of call ${m.score.session} are no longer kept` };
     kept.delete(m.score.session);
-    return { id: m.id, scored: scoreChunk(m.score.rows, session.checks, m.score.ctx, memo) };
+    return { id: m.id, scored: keptToColumns(scoreChunk(fromColumns(m.score.rows), session.checks, m.score.ctx, memo)) };
   }
   const checks = await service.checkMany(m.raws);
   if (!m.keep) return { id: m.id, checks: [...checks].map(([raw, c]) => (c instanceof Error ? [raw, { error: c.message }] : [raw, c])) };
   keep(m.id, checks);
-  return { id: m.id, buildings: [...checks].map(([raw, c]) => [raw, c instanceof Error ? { error: c.message } : (c.entry?.buildingId ?? null)]) };
+  return {
+    id: m.id,
+    buildings: m.raws.map((raw) => {
+      const c = checks.get(raw) ?? new Error('the address was not checked');
+      return c instanceof Error ? { error: c.message } : (c.entry?.buildingId ?? null);
+    }),
+  };
 }
 
 const directory = open();

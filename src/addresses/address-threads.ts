@@ -8,7 +8,7 @@
 // chunk.
 import { Worker } from 'node:worker_threads';
 import type { AddressCheck, AddressService } from './address-service.ts';
-import type { AddressThreadSetup, FromAddressThread, ToAddressThread } from './address-thread-protocol.ts';
+import { type AddressThreadSetup, type FromAddressThread, keptFromColumns, toColumns, type ToAddressThread } from './address-thread-protocol.ts';
 import type { ChunkMailing, KeptChunk, ScoringContext } from '../domain/mailing-score.ts';
 
 /**
@@ -143,7 +143,7 @@ export class AddressThreads implements AddressService {
     const buildings = this.#send(t, { id: session, raws: distinct, keep: true }).then((m) => {
       if (!('buildings' in m)) throw new Error('failed' in m ? m.failed : 'the address thread answered something else');
       this.answeredInThreads++;
-      return new Map(m.buildings.map(([raw, b]) => [raw, b !== null && typeof b === 'object' ? new Error(b.error) : b]));
+      return new Map(m.buildings.map((b, i) => [distinct[i]!, b !== null && typeof b === 'object' ? new Error(b.error) : b]));
     });
     return {
       buildings: buildings.catch((err: unknown) => {
@@ -152,10 +152,10 @@ export class AddressThreads implements AddressService {
       }),
       score: async (rows, ctx) => {
         if (t.dead) throw new Error('the address thread that kept the checks is gone');
-        const m = await this.#send(t, { id: this.#next++, score: { session, rows, ctx } });
+        const m = await this.#send(t, { id: this.#next++, score: { session, rows: toColumns(rows), ctx } });
         if (!('scored' in m)) throw new Error('failed' in m ? m.failed : 'the address thread answered something else');
         this.scoredInThreads++;
-        return m.scored;
+        return keptFromColumns(m.scored);
       },
     };
   }

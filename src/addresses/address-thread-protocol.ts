@@ -68,15 +68,14 @@ export function toColumns(rows: readonly ChunkMailing[]): MailingColumns {
 
 export function fromColumns(c: MailingColumns): ChunkMailing[] {
   return c.bno.map((bno, i) => {
-    const h = i * HISTORY_FIELDS.length;
+    const history = {} as LabelCounts;
+    HISTORY_FIELDS.forEach((f, k) => (history[f] = c.history[i * HISTORY_FIELDS.length + k]!));
     return {
       v: { b_no: bno, biz_status: c.status[i]!, closed_on: c.closedOn[i]!, entity_type: c.entity[i]!, nts: c.hasNts[i] ? { end_dt: c.endDt[i]!, tax_type_cd: c.taxType[i]! } : null },
       name: c.name[i]!,
       raw: c.raw[i]!,
       liveNeighbour: c.liveNeighbour[i]!,
-      history: {
-        bizBounced: c.history[h]!, bizDelivered: c.history[h + 1]!, bizGone: c.history[h + 2]!, bizAbsent: c.history[h + 3]!, addressBounced: c.history[h + 4]!, addressDelivered: c.history[h + 5]!,
-      },
+      history,
     };
   });
 }

@@ -9,7 +9,7 @@ import { SANDBOX_FIXED } from '../registry/sandbox.ts';
 import type { StatusAnswer } from '../domain/status.ts';
 import type { BatchRowInput, ChunkOutput } from '../domain/batch.ts';
 import { decodeOutput, encodeOutput } from './chunk-codec.ts';
-import { rowOf, statusOf } from './job-rows.ts';
+import { rowOf, scoredVerificationOf, statusOf, verificationOf } from './job-rows.ts';
 
 const fixed = (status: string) => SANDBOX_FIXED.find((f) => f.status === status)!.bno;
 const answer = (bno: string, over: Partial<StatusAnswer> = {}): StatusAnswer => ({ record: sandboxRecord(bno), source: 'nts', checkedAt: '2026-11-22T01:02:03.000Z', fromCache: false, stale: false, ...over });
@@ -56,4 +56,34 @@ test('a scored row reads its stored result; a row of an unprocessed chunk has no
   const done = { chunkNo: 1, firstRow: 1, lastRow: 1, rows: [r], output: { answers: new Map([[fixed('active'), answer(fixed('active'))]]), scored: new Map([[1, scored]]) } };
   assert.deepEqual(rowOf(done, r, { accountId: 'acc_1', locale: 'ko' }), { ...r, ...scored });
   assert.deepEqual(rowOf({ ...done, output: null }, r, { accountId: 'acc_1', locale: 'ko' }), { ...r, result: null, features: null, addressKey: null });
+});
+
+test('a named row is assessed on exactly what its whole result says, for every kind of row', () => {
+  const converted = { ...sandboxRecord(fixed('closed')), utcc_yn: 'Y' };
+  const rows = [
+    row(1, fixed('active'), fixed('active'), true),
+    row(2, fixed('closed'), fixed('closed'), true),
+    row(3, fixed('suspended'), fixed('suspended'), true),
+    row(4, fixed('unregistered'), fixed('unregistered'), true),
+    row(5, '1234567891', '1234567891', true), // unanswered: unknown
+    row(6, '123-45-67890', '1234567890', false), // check digit fails
+    row(7, '전화번호', null, false), // not a number
+    row(8, '2208162517', '2208162517', true), // converted (단위과세전환폐업)
+  ];
+  const answers: ChunkOutput['answers'] = new Map([
+    [fixed('active'), answer(fixed('active'))],
+    [fixed('closed'), answer(fixed('closed'), { fromCache: true, stale: true })],
+    [fixed('suspended'), answer(fixed('suspended'))],
+    [fixed('unregistered'), answer(fixed('unregistered'))],
+    ['1234567891', null],
+    ['2208162517', { ...answer('2208162517'), record: { ...converted, b_no: '2208162517' } }],
+  ]);
+  const statuses = new Set<string>();
+  for (const r of rows) {
+    const whole = verificationOf(r, answers, 'acc_1', undefined, 'en');
+    const expected = { b_no: whole.b_no, biz_status: whole.biz_status, closed_on: whole.closed_on, entity_type: whole.entity_type, nts: whole.nts ? { end_dt: whole.nts.end_dt, tax_type_cd: whole.nts.tax_type_cd } : null };
+    assert.deepEqual(scoredVerificationOf(r, answers), expected, `row ${r.rowId}`);
+    statuses.add(whole.biz_status);
+  }
+  assert.deepEqual([...statuses].toSorted(), ['active', 'closed', 'converted', 'invalid', 'suspended', 'unknown', 'unregistered']);
 });

@@ -2,7 +2,7 @@
 // result stored when their chunk was processed; every other row's result is rebuilt from its number's answer, with
 // the same function that processing used, so it is what storing it would have given.
 import { hasValidCheckDigit } from '../domain/bizno.ts';
-import { buildVerification, statusFromNts, type BizStatus, type Verification } from '../domain/verification.ts';
+import { buildVerification, scoredVerification, statusFromNts, type BizStatus, type ScoredVerification, type Verification } from '../domain/verification.ts';
 import type { StatusAnswer } from '../domain/status.ts';
 import type { BatchStore } from '../store/batches.ts';
 import type { BatchJob, BatchRow, BatchRowInput, ChosenHeaders, ChunkOutput, StoredChunk } from '../domain/batch.ts';
@@ -63,6 +63,12 @@ export function verificationOf(row: BatchRowInput, answers: Answers, accountId: 
     ids?.set(bno, id);
   }
   return { ...v, verification_id: id };
+}
+
+/** What the assessment reads of verificationOf(row, answers, …) (a named row of a chunk being processed), without the rest. */
+export function scoredVerificationOf(row: BatchRowInput, answers: Answers): ScoredVerification {
+  const bno = lookupNumber(row);
+  return bno === null ? scoredVerification(row.bno ?? row.bnoRaw, null, { invalid: true }) : scoredVerification(bno, answerOf(answers, bno), { invalid: false });
 }
 
 /** Evidence ids derived for a read chunk's output, kept while the output is (a chunk's rows repeat numbers). */

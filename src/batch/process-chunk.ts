@@ -8,8 +8,9 @@ import { type BatchJob, type BatchRowInput, type ChunkCompletion, type ChunkOutp
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { liveNeighbours } from '../verification/live-neighbours.ts';
-import { answerEvidence, lookupNumber, statusOf, validationInputOf, verificationOf } from './job-rows.ts';
+import { answerEvidence, lookupNumber, scoredVerificationOf, statusOf, validationInputOf } from './job-rows.ts';
 import { type Evidence, type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
+import type { ScoredVerification } from '../domain/verification.ts';
 import { rowValidation, type RowValidation, type RowValidationInput, type ValidateQuery, validateKey, type Validator } from '../domain/validation.ts';
 
 export interface ChunkInputs {
@@ -114,8 +115,8 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   });
 
   const { validations, errors: validateErrors } = await validateRows(deps, job, rows);
-  // the rows name these records (verification_id): they are kept before the rows are committed
-  const ids = new Map<string, string>();
+  // the rows name these records (verification_id, derived again when results are read): they are
+  // kept before the rows are committed
   if (deps.evidence) {
     const kept: EvidenceInput[] = [];
     // alike answers (most of a chunk's) share their canonical JSON but for the number
@@ -128,7 +129,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
       if (!json) shapes.set(shape, (json = recordJsonFor(rest)));
       kept.push({ ...answerEvidence(job.accountId, bno, answer), ...(typeof own === 'string' ? { recordJson: json(own) } : {}) });
     }
-    for (const e of await deps.evidence.record(kept)) ids.set(e.bno, e.id);
+    await deps.evidence.record(kept);
     await yieldToLoop();
   }
   // NTS down (or the day's allowance spent) for 진위확인 waits like a status lookup does, so an
@@ -139,11 +140,11 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   }
   const scored: ChunkOutput['scored'] = new Map();
   const counts: Tally = { byStatus: {}, byGrade: {} };
-  const named: { row: BatchRowInput; name: string; v: ReturnType<typeof verificationOf> }[] = [];
+  const named: { row: BatchRowInput; name: string; v: ScoredVerification }[] = [];
   for (const row of rows) {
     const name = row.name?.trim();
     if (name) {
-      named.push({ row, name, v: verificationOf(row, answers, job.accountId, ids, job.locale) });
+      named.push({ row, name, v: scoredVerificationOf(row, answers) });
       continue;
     }
     const validation = validations.get(row.rowId);

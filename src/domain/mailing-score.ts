@@ -11,11 +11,10 @@ import { featurize } from './model/features.ts';
 import { assess, reasonsOf } from './model/score.ts';
 import type { AccountAdjustment, Assessment, AssessmentInput, ModelParams } from './model/types.ts';
 import { nameSignals, type NameSignals } from './name-signals.ts';
-import { formatReason, ntsDate, statusReason, type AddressReport, type NtsDetail, type Verification } from './verification.ts';
+import { formatReason, ntsDate, statusReason, type AddressReport, type ScoredVerification, type Verification } from './verification.ts';
 import { toSeoulIso } from './quota-period.ts';
 
-/** What the assessment reads of a verification. */
-export type ScoredVerification = Pick<Verification, 'b_no' | 'biz_status' | 'closed_on' | 'entity_type'> & { nts: Pick<NtsDetail, 'end_dt' | 'tax_type_cd'> | null };
+export type { ScoredVerification };
 
 export interface AssessedMailing {
   /** the fields of the verification result the assessment fills */

@@ -120,9 +120,30 @@ export function statusReason(status: BizStatus, record: NtsRecord | null, locale
   }
 }
 
+/** What the assessment reads of a verification (mailing-score.ts): the status and what it rests on, no texts. */
+export type ScoredVerification = Pick<Verification, 'b_no' | 'biz_status' | 'closed_on' | 'entity_type'> & { nts: Pick<NtsDetail, 'end_dt' | 'tax_type_cd'> | null };
+
+const statusOfAnswer = (answer: StatusAnswer | null, invalid: boolean): BizStatus => (invalid ? 'invalid' : answer ? statusFromNts(answer.record) : 'unknown');
+const closedOnOf = (status: BizStatus, record: NtsRecord | null): string | null => (status === 'closed' && record ? ntsDate(record.end_dt) : null);
+
+/**
+ * buildVerification's fields the assessment reads, and only those: a batch chunk's named rows
+ * are assessed on these (in an address thread), and the rest of their results is rebuilt from
+ * the answer when read, so formatting the status reason and filling a whole result for each row
+ * was work and garbage the chunk did not use.
+ */
+export function scoredVerification(bno: string, answer: StatusAnswer | null, opts: { invalid: boolean }): ScoredVerification {
+  const status = statusOfAnswer(answer, opts.invalid);
+  const record = answer?.record ?? null;
+  return {
+    b_no: bno, biz_status: status, closed_on: closedOnOf(status, record), entity_type: entityKindOf(bno),
+    nts: record ? { end_dt: record.end_dt, tax_type_cd: record.tax_type_cd } : null,
+  };
+}
+
 /** The result for a number: `answer` null means invalid (when `invalid`) or unknown. */
 export function buildVerification(bno: string, answer: StatusAnswer | null, opts: { invalid: boolean; locale: Locale }): Verification {
-  const status: BizStatus = opts.invalid ? 'invalid' : answer ? statusFromNts(answer.record) : 'unknown';
+  const status = statusOfAnswer(answer, opts.invalid);
   const record = answer?.record ?? null;
   return {
     b_no: bno,
@@ -134,7 +155,7 @@ export function buildVerification(bno: string, answer: StatusAnswer | null, opts
     fixed_address: null,
     reasons: [statusReason(status, record, opts.locale)],
     entity_type: entityKindOf(bno),
-    closed_on: status === 'closed' && record ? ntsDate(record.end_dt) : null,
+    closed_on: closedOnOf(status, record),
     // for an unregistered number NTS puts its explanation in tax_type; that is not a tax type
     tax_type: record && status !== 'unregistered' && record.tax_type ? record.tax_type : null,
     nts: record,

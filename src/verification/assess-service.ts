@@ -19,7 +19,8 @@ export type AddressChecker = Pick<AddressService, 'checkMany'> & { keepChecks?(r
 
 /** One mailing to assess: its verification, and the name and address the customer wrote. */
 export interface Mailing {
-  v: Verification;
+  /** a whole result, or what the assessment reads of one */
+  v: ScoredVerification;
   name: string;
   address?: string | null | undefined;
   /** an unregistered number's operating neighbour (live-neighbours.ts), when looked up */
@@ -42,7 +43,7 @@ export type PendingChecks = { here: Promise<ReadonlyMap<string, AddressCheck | E
 const distinctAddresses = (trimmed: readonly string[]): string[] => [...new Set(trimmed.filter((r) => r !== ''))];
 
 /** What the assessment reads of a verification (a thread is sent this, not the whole result). */
-const scoredPart = (v: Verification): ScoredVerification => ({
+const scoredPart = (v: ScoredVerification): ScoredVerification => ({
   b_no: v.b_no, biz_status: v.biz_status, closed_on: v.closed_on, entity_type: v.entity_type, nts: v.nts ? { end_dt: v.nts.end_dt, tax_type_cd: v.nts.tax_type_cd } : null,
 });
 

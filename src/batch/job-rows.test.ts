@@ -3,13 +3,13 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildVerification } from '../domain/verification.ts';
-import { evidenceOf } from '../domain/evidence.ts';
+import { canonicalJson, evidenceOf } from '../domain/evidence.ts';
 import { sandboxRecord } from '../registry/sandbox.ts';
 import { SANDBOX_FIXED } from '../registry/sandbox.ts';
 import type { StatusAnswer } from '../domain/status.ts';
 import type { BatchRowInput, ChunkOutput } from '../domain/batch.ts';
 import { decodeOutput, encodeOutput } from './chunk-codec.ts';
-import { rowOf, scoredVerificationOf, statusOf, verificationOf } from './job-rows.ts';
+import { evidenceInputsOf, rowOf, scoredVerificationOf, statusOf, verificationOf } from './job-rows.ts';
 
 const fixed = (status: string) => SANDBOX_FIXED.find((f) => f.status === status)!.bno;
 const answer = (bno: string, over: Partial<StatusAnswer> = {}): StatusAnswer => ({ record: sandboxRecord(bno), source: 'nts', checkedAt: '2026-11-22T01:02:03.000Z', fromCache: false, stale: false, ...over });
@@ -86,4 +86,27 @@ test('a named row is assessed on exactly what its whole result says, for every k
     statuses.add(whole.biz_status);
   }
   assert.deepEqual([...statuses].toSorted(), ['active', 'closed', 'converted', 'invalid', 'suspended', 'unknown', 'unregistered']);
+});
+
+test("a chunk's evidence carries each record's own canonical JSON, alike records sharing the work", () => {
+  const answers: ChunkOutput['answers'] = new Map();
+  for (const status of ['active', 'closed', 'suspended', 'unregistered', 'active', 'closed']) {
+    for (let i = 0; i < 3; i++) {
+      const bno = `${fixed(status).slice(0, 8)}${i}${answers.size % 10}`;
+      answers.set(bno, answer(bno, { record: { ...sandboxRecord(fixed(status)), b_no: bno } }));
+    }
+  }
+  // records that differ in one field only, one with a field of its own, one without its number
+  const base = sandboxRecord(fixed('active'));
+  answers.set('1111111119', answer('1111111119', { record: { ...base, b_no: '1111111119', tax_type: '다른 과세유형' } }));
+  answers.set('2222222227', answer('2222222227', { record: { ...base, b_no: '2222222227', extra: 'x' } as typeof base }));
+  answers.set('3333333335', answer('3333333335', { record: { ...base, b_no: '9999999999' } }));
+  answers.set('4444444443', null);
+  const inputs = evidenceInputsOf('acc_1', answers);
+  assert.equal(inputs.length, answers.size - 1);
+  for (const e of inputs) {
+    assert.equal(e.recordJson, canonicalJson(e.record), e.bno);
+    const { recordJson: _, ...bare } = e;
+    assert.equal(evidenceOf(e).id, evidenceOf(bare).id, e.bno);
+  }
 });

@@ -8,7 +8,7 @@ import type { BatchStore } from '../store/batches.ts';
 import type { BatchJob, BatchRow, BatchRowInput, ChosenHeaders, ChunkOutput, StoredChunk } from '../domain/batch.ts';
 import { AppError } from '../errors.ts';
 import { rowValidationInput, type RowValidationInput } from '../domain/validation.ts';
-import { type EvidenceInput, evidenceOf } from '../domain/evidence.ts';
+import { type EvidenceInput, evidenceOf, recordJsonFor } from '../domain/evidence.ts';
 import { chunksAfter } from './chunks.ts';
 import type { Locale } from '../domain/locale.ts';
 
@@ -63,6 +63,49 @@ export function verificationOf(row: BatchRowInput, answers: Answers, accountId: 
     ids?.set(bno, id);
   }
   return { ...v, verification_id: id };
+}
+
+/**
+ * The evidence of a chunk's answers as served to `accountId`, each with its record's canonical
+ * JSON. Alike answers (most of a chunk's) share it but for the number, so it is made once per
+ * kind of record: answers are put in buckets by a few telling fields and compared field by field
+ * within them, rather than each record written out as JSON to be looked up by (~1 µs an answer).
+ */
+export function evidenceInputsOf(accountId: string, answers: Answers): EvidenceInput[] {
+  const out: EvidenceInput[] = [];
+  const buckets = new Map<string, { record: Readonly<Record<string, unknown>>; json: (bno: string) => string }[]>();
+  for (const [bno, answer] of answers) {
+    if (!answer) continue;
+    const record = answer.record as unknown as Readonly<Record<string, unknown>>;
+    const e: EvidenceInput = answerEvidence(accountId, bno, answer);
+    const own = record.b_no;
+    if (typeof own === 'string') {
+      const key = `${String(record.b_stt_cd)}|${String(record.tax_type_cd)}|${String(record.end_dt)}`;
+      let bucket = buckets.get(key);
+      if (!bucket) buckets.set(key, (bucket = []));
+      let kind = bucket.find((k) => alikeButNumber(k.record, record));
+      if (!kind) {
+        const { b_no: _, ...rest } = record;
+        bucket.push((kind = { record, json: recordJsonFor(rest) }));
+      }
+      e.recordJson = kind.json(own);
+    }
+    out.push(e);
+  }
+  return out;
+}
+
+/** Records equal in every field but b_no (records are flat objects of text). */
+function alikeButNumber(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
+  let n = 0;
+  for (const k in a) {
+    if (k === 'b_no') continue;
+    if (!Object.hasOwn(a, k)) continue;
+    if (!Object.hasOwn(b, k) || a[k] !== b[k]) return false;
+    n++;
+  }
+  for (const k in b) if (k !== 'b_no' && Object.hasOwn(b, k)) n--;
+  return n === 0;
 }
 
 /** What the assessment reads of verificationOf(row, answers, …) (a named row of a chunk being processed), without the rest. */

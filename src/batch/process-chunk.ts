@@ -8,8 +8,8 @@ import { type BatchJob, type BatchRowInput, type ChunkCompletion, type ChunkOutp
 import type { Account } from '../domain/account.ts';
 import type { AssessService } from '../verification/assess-service.ts';
 import { liveNeighbours } from '../verification/live-neighbours.ts';
-import { answerEvidence, lookupNumber, scoredVerificationOf, statusOf, validationInputOf } from './job-rows.ts';
-import { type Evidence, type EvidenceInput, recordJsonFor } from '../domain/evidence.ts';
+import { evidenceInputsOf, lookupNumber, scoredVerificationOf, statusOf, validationInputOf } from './job-rows.ts';
+import type { Evidence, EvidenceInput } from '../domain/evidence.ts';
 import type { ScoredVerification } from '../domain/verification.ts';
 import { rowValidation, type RowValidation, type RowValidationInput, type ValidateQuery, validateKey, type Validator } from '../domain/validation.ts';
 
@@ -118,17 +118,7 @@ export async function processChunk(deps: ChunkDeps, input: ChunkInputs): Promise
   // the rows name these records (verification_id, derived again when results are read): they are
   // kept before the rows are committed
   if (deps.evidence) {
-    const kept: EvidenceInput[] = [];
-    // alike answers (most of a chunk's) share their canonical JSON but for the number
-    const shapes = new Map<string, (bno: string) => string>();
-    for (const [bno, answer] of answers) {
-      if (!answer) continue;
-      const { b_no: own, ...rest } = answer.record;
-      const shape = JSON.stringify(rest);
-      let json = shapes.get(shape);
-      if (!json) shapes.set(shape, (json = recordJsonFor(rest)));
-      kept.push({ ...answerEvidence(job.accountId, bno, answer), ...(typeof own === 'string' ? { recordJson: json(own) } : {}) });
-    }
+    const kept = evidenceInputsOf(job.accountId, answers);
     await deps.evidence.record(kept);
     await yieldToLoop();
   }

@@ -15,8 +15,8 @@ const fixed = (status: string) => SANDBOX_FIXED.find((f) => f.status === status)
 const answer = (bno: string, over: Partial<StatusAnswer> = {}): StatusAnswer => ({ record: sandboxRecord(bno), source: 'nts', checkedAt: '2026-11-22T01:02:03.000Z', fromCache: false, stale: false, ...over });
 const row = (rowId: number, bnoRaw: string, bno: string | null, valid: boolean): BatchRowInput => ({ rowId, bnoRaw, bno, valid, name: null, address: null, cells: { b_no: bnoRaw } });
 
-test('a rebuilt result equals the stored one would have been, for every kind of row', () => {
-  const rows = [
+/** Rows 1–7: a number of each status NTS gives, one it did not answer, one failing its check digit, and no number at all. */
+const everyKindOfRow = (): BatchRowInput[] => [
     row(1, fixed('active'), fixed('active'), true),
     row(2, fixed('closed'), fixed('closed'), true),
     row(3, fixed('suspended'), fixed('suspended'), true),
@@ -24,6 +24,11 @@ test('a rebuilt result equals the stored one would have been, for every kind of 
     row(5, '1234567891', '1234567891', true), // unanswered: unknown
     row(6, '123-45-67890', '1234567890', false), // check digit fails
     row(7, '전화번호', null, false), // not a number
+];
+
+test('a rebuilt result equals the stored one would have been, for every kind of row', () => {
+  const rows = [
+    ...everyKindOfRow(),
     row(8, fixed('active'), fixed('active'), true), // the same number again
     row(9, fixed('closed'), fixed('closed'), true),
   ];
@@ -61,13 +66,7 @@ test('a scored row reads its stored result; a row of an unprocessed chunk has no
 test('a named row is assessed on exactly what its whole result says, for every kind of row', () => {
   const converted = { ...sandboxRecord(fixed('closed')), utcc_yn: 'Y' };
   const rows = [
-    row(1, fixed('active'), fixed('active'), true),
-    row(2, fixed('closed'), fixed('closed'), true),
-    row(3, fixed('suspended'), fixed('suspended'), true),
-    row(4, fixed('unregistered'), fixed('unregistered'), true),
-    row(5, '1234567891', '1234567891', true), // unanswered: unknown
-    row(6, '123-45-67890', '1234567890', false), // check digit fails
-    row(7, '전화번호', null, false), // not a number
+    ...everyKindOfRow(),
     row(8, '2208162517', '2208162517', true), // converted (단위과세전환폐업)
   ];
   const answers: ChunkOutput['answers'] = new Map([

@@ -25,7 +25,7 @@ import { seededRandom } from '../src/domain/seeded-random.ts';
 import { SIDOS as REGIONS } from '../src/domain/address/regions.ts';
 import { openStore } from '../src/store/open.ts';
 import { writeAddress, type Damage } from '../scripts/eval/as-written.ts';
-import { dropBenchSchema } from './lib.ts';
+import { dropBenchSchema, endWithThisProcess } from './lib.ts';
 
 const BUILDINGS = Number(process.env.BENCH_BUILDINGS ?? 6_400_000);
 const MATCHES = Number(process.env.BENCH_MATCHES ?? 50_000);
@@ -92,7 +92,9 @@ async function generate(): Promise<DirectoryEntry[]> {
 
 /** Runs a command under /usr/bin/time: its output, wall seconds and peak RSS in MB. */
 async function timed(args: string[], env: Record<string, string>): Promise<{ stdout: string; seconds: number; rssMb: number }> {
-  const child = spawn('/usr/bin/time', ['-f', 'TIME %e %M', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  // a group of its own, so that ending the bench ends the timed process too, not /usr/bin/time alone
+  const child = spawn('/usr/bin/time', ['-f', 'TIME %e %M', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  endWithThisProcess(child);
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (b: Buffer) => { stdout += b.toString(); });

@@ -2,6 +2,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
+import { constants } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import { PostgresStore } from '../src/store/postgres.ts';
@@ -37,6 +38,38 @@ export async function freePort(): Promise<number> {
 }
 
 /**
+ * The children a bench started and has not stopped. They end with it however it ends: a bench
+ * interrupted midway (Ctrl-C, a timeout's kill) used to leave its server and fake NTS running,
+ * busy with the job it was given, slowing whatever ran next on the machine.
+ */
+const running = new Set<ChildProcess>();
+let reaping = false;
+
+export function endWithThisProcess(proc: ChildProcess): void {
+  running.add(proc);
+  proc.once('exit', () => running.delete(proc));
+  if (reaping) return;
+  reaping = true;
+  const killAll = (): void => {
+    for (const c of running) {
+      try {
+        // a child started `detached` leads a process group of its own: all of it goes
+        if (c.pid !== undefined) process.kill(-c.pid, 'SIGKILL');
+      } catch {
+        c.kill('SIGKILL');
+      }
+    }
+  };
+  process.once('exit', killAll);
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(signal, () => {
+      killAll();
+      process.exit(128 + constants.signals[signal]);
+    });
+  }
+}
+
+/**
  * Starts `node args…` on a chosen port and waits until `readyPath` answers, within 20 s. Its output
  * goes to `logFile`, not through a pipe: draining a chatty child would tax the load generator.
  */
@@ -47,6 +80,7 @@ export async function startChild(args: string[], env: Record<string, string>, lo
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   });
+  endWithThisProcess(proc);
   closeSync(out);
   const url = `http://127.0.0.1:${port}`;
   const stop = () =>

@@ -2,7 +2,7 @@
 // its output, and the cache groups the store reads for it. The store keeps the text; this module
 // alone writes and reads it. SQLite hands JSON back as text, PostgreSQL parsed: the readers take
 // either.
-import type { NtsRecord, StatusAnswer } from '../domain/status.ts';
+import { type NtsRecord, recordsAlikeButNumber, type StatusAnswer } from '../domain/status.ts';
 import type { BatchRowInput, ChosenHeaders, ChunkOutput, EncodedChunkOutput, ScoredRow, StoredChunk } from '../domain/batch.ts';
 import type { ChunkText, StoredChunkText } from '../store/batch-store.ts';
 import { bool, iso, json, str } from '../store/rows.ts';
@@ -121,12 +121,7 @@ interface EncodedOutput {
 /** Equal in every field but the record's b_no (records are flat objects of text). */
 function alike(a: StatusAnswer, b: StatusAnswer): boolean {
   if (a.checkedAt !== b.checkedAt || a.source !== b.source || a.fromCache !== b.fromCache || a.stale !== b.stale) return false;
-  const ra = a.record as unknown as Record<string, unknown>;
-  const rb = b.record as unknown as Record<string, unknown>;
-  const keys = Object.keys(ra);
-  if (keys.length !== Object.keys(rb).length) return false;
-  for (const k of keys) if (k !== 'b_no' && (ra[k] !== rb[k] || !Object.hasOwn(rb, k))) return false;
-  return true;
+  return recordsAlikeButNumber(a.record, b.record);
 }
 
 /**

@@ -3,7 +3,7 @@
 // the same function that processing used, so it is what storing it would have given.
 import { hasValidCheckDigit } from '../domain/bizno.ts';
 import { buildVerification, scoredVerification, statusFromNts, type BizStatus, type ScoredVerification, type Verification } from '../domain/verification.ts';
-import type { StatusAnswer } from '../domain/status.ts';
+import { type NtsRecord, recordsAlikeButNumber, type StatusAnswer } from '../domain/status.ts';
 import type { BatchStore } from '../store/batches.ts';
 import type { BatchJob, BatchRow, BatchRowInput, ChosenHeaders, ChunkOutput, StoredChunk } from '../domain/batch.ts';
 import { AppError } from '../errors.ts';
@@ -73,17 +73,17 @@ export function verificationOf(row: BatchRowInput, answers: Answers, accountId: 
  */
 export function evidenceInputsOf(accountId: string, answers: Answers): EvidenceInput[] {
   const out: EvidenceInput[] = [];
-  const buckets = new Map<string, { record: Readonly<Record<string, unknown>>; json: (bno: string) => string }[]>();
+  const buckets = new Map<string, { record: NtsRecord; json: (bno: string) => string }[]>();
   for (const [bno, answer] of answers) {
     if (!answer) continue;
-    const record = answer.record as unknown as Readonly<Record<string, unknown>>;
+    const { record } = answer;
     const e: EvidenceInput = answerEvidence(accountId, bno, answer);
-    const own = record.b_no;
+    const own: unknown = record.b_no;
     if (typeof own === 'string') {
-      const key = `${String(record.b_stt_cd)}|${String(record.tax_type_cd)}|${String(record.end_dt)}`;
+      const key = `${record.b_stt_cd}|${record.tax_type_cd}|${record.end_dt}`;
       let bucket = buckets.get(key);
       if (!bucket) buckets.set(key, (bucket = []));
-      let kind = bucket.find((k) => alikeButNumber(k.record, record));
+      let kind = bucket.find((k) => recordsAlikeButNumber(k.record, record));
       if (!kind) {
         const { b_no: _, ...rest } = record;
         bucket.push((kind = { record, json: recordJsonFor(rest) }));
@@ -93,19 +93,6 @@ export function evidenceInputsOf(accountId: string, answers: Answers): EvidenceI
     out.push(e);
   }
   return out;
-}
-
-/** Records equal in every field but b_no (records are flat objects of text). */
-function alikeButNumber(a: Readonly<Record<string, unknown>>, b: Readonly<Record<string, unknown>>): boolean {
-  let n = 0;
-  for (const k in a) {
-    if (k === 'b_no') continue;
-    if (!Object.hasOwn(a, k)) continue;
-    if (!Object.hasOwn(b, k) || a[k] !== b[k]) return false;
-    n++;
-  }
-  for (const k in b) if (k !== 'b_no' && Object.hasOwn(b, k)) n--;
-  return n === 0;
 }
 
 /** What the assessment reads of verificationOf(row, answers, …) (a named row of a chunk being processed), without the rest. */

@@ -104,3 +104,13 @@ export interface StatusService {
   health(): { upstream: 'closed' | 'open' | 'half_open' | 'sandbox' };
   close(): Promise<void>;
 }
+
+/** Two records, each with its b_no, equal in every other field (records are flat objects of text): alike answers share all but their number. */
+export function recordsAlikeButNumber(a: NtsRecord, b: NtsRecord): boolean {
+  const ra = a as unknown as Record<string, unknown>;
+  const rb = b as unknown as Record<string, unknown>;
+  const keys = Object.keys(ra);
+  if (keys.length !== Object.keys(rb).length) return false;
+  for (const k of keys) if (k !== 'b_no' && (ra[k] !== rb[k] || !Object.hasOwn(rb, k))) return false;
+  return true;
+}

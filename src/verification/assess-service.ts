@@ -42,11 +42,6 @@ export type PendingChecks = { here: Promise<ReadonlyMap<string, AddressCheck | E
 
 const distinctAddresses = (trimmed: readonly string[]): string[] => [...new Set(trimmed.filter((r) => r !== ''))];
 
-/** What the assessment reads of a verification (a thread is sent this, not the whole result). */
-const scoredPart = (v: ScoredVerification): ScoredVerification => ({
-  b_no: v.b_no, biz_status: v.biz_status, closed_on: v.closed_on, entity_type: v.entity_type, nts: v.nts ? { end_dt: v.nts.end_dt, tax_type_cd: v.nts.tax_type_cd } : null,
-});
-
 export class AssessService {
   readonly #d: AssessServiceDeps;
   /** judgements of single mailings, for the next mailing with the same model input */
@@ -124,7 +119,7 @@ export class AssessService {
     });
     const history = await this.#d.store.labels.countsMany(account.id, mailings.map((m, i) => ({ bno: m.v.b_no, addressKey: keys[i]! })));
     const ctx = await this.#context(account, locale, asOf);
-    const rows = mailings.map((m, i): ChunkMailing => ({ v: scoredPart(m.v), name: m.name, raw: raws[i]!, liveNeighbour: m.liveNeighbour ?? null, history: history[i]! }));
+    const rows = mailings.map((m, i): ChunkMailing => ({ v: m.v, name: m.name, raw: raws[i]!, liveNeighbour: m.liveNeighbour ?? null, history: history[i]! }));
     try {
       return await kept.score(rows, ctx);
     } catch (err) {

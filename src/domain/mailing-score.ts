@@ -7,7 +7,8 @@ import type { AddressCheck } from './address/types.ts';
 import type { LabelCounts } from './label.ts';
 import { jibunAddressOf, referenceOf } from './address/official-form.ts';
 import type { Locale } from './locale.ts';
-import { featurize } from './model/features.ts';
+import { closureRecency, featurize } from './model/features.ts';
+import { formatWithHyphens } from './bizno.ts';
 import { assess, reasonsOf } from './model/score.ts';
 import type { AccountAdjustment, Assessment, AssessmentInput, ModelParams } from './model/types.ts';
 import { nameSignals, type NameSignals } from './name-signals.ts';
@@ -82,8 +83,9 @@ interface Judgement {
   features: Record<string, number>;
 }
 
-function judge(modelInput: AssessmentInput, unavailable: boolean, { model, adjustment, locale }: ScoringContext): Judgement {
-  const assessment = assess(model, modelInput, { account: adjustment });
+/** `shown`: the input the reasons are written from, when not `modelInput` (see assess) */
+function judge(modelInput: AssessmentInput, unavailable: boolean, { model, adjustment, locale }: ScoringContext, shown?: AssessmentInput): Judgement {
+  const assessment = assess(model, modelInput, { account: adjustment, ...(shown ? { shown } : {}) });
   const reasons = reasonsOf(assessment, locale);
   // active is the model's reference (weight 0), so it has no contribution; say it anyway
   if (modelInput.status === 'active') reasons.unshift(statusReason('active', null, locale));
@@ -353,7 +355,7 @@ function readRow(m: ChunkMailing, checks: ReadonlyMap<string, AddressCheck | Err
  * number of inputs each.
  */
 export class ScoreMemo {
-  readonly #byContext = new Map<string, Map<string, KeptJudgementText>>();
+  readonly #byContext = new Map<string, Map<string, KeptJudgement>>();
   readonly #contexts: number;
   readonly #inputs: number;
 
@@ -363,7 +365,7 @@ export class ScoreMemo {
   }
 
   /** The judgements made in this context (a chunk's, whose model and adjustment arrive as copies). */
-  of(ctx: ScoringContext): Map<string, KeptJudgementText> {
+  of(ctx: ScoringContext): Map<string, KeptJudgement> {
     const key = JSON.stringify([ctx.model, ctx.adjustment, ctx.locale]);
     let memo = this.#byContext.get(key);
     if (memo) {
@@ -389,18 +391,92 @@ export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<st
   const signals = new Map<string, NameSignals>();
   // a judgement the memo gave twice is one object: listed by it (two equal ones made apart are listed twice)
   const judgements = new JudgementList<KeptJudgementText>();
+  // judgements filled in from a kept one, by the date and neighbour filled in: the chunk's rows of one closure date share one
+  const filledIn = new Map<KeptJudgementText, Map<string, KeptJudgementText>>();
   const day = seoulDay(ctx.asOf);
   const kept = rows.map((m): KeptRowText => {
     const { match, unavailable, name } = readRow(m, checks, signals);
     const input = modelInputOf(m.v, match, m.history, name, m.liveNeighbour, day);
-    const key = inputKey(input, unavailable);
-    let j = judged.get(key);
-    if (!j) {
-      const { assessment, reasons, features } = judge(input, unavailable, ctx);
-      j = { judged: judgedText(round4(assessment.bounceProb), assessment.grade, assessment.action, reasons, assessment.modelVersion), features: JSON.stringify(features), grade: assessment.grade, modelVersion: assessment.modelVersion };
-      judged.set(key, j);
-    }
+    const j = judgementOf(input, unavailable, ctx, judged, filledIn);
     return { judgement: judgements.indexOf(j, j), own: ownText(match?.fixedZipcode ?? null, match?.fixedAddress ?? null, addressReportOf(match, unavailable)), addressKey: addressKeyOf(m.raw, match?.entry?.buildingId ?? null) };
   });
   return { judgements: judgements.list, rows: kept };
+}
+
+const keptJudgement = ({ assessment, reasons, features }: Judgement): KeptJudgementText => ({
+  judged: judgedText(round4(assessment.bounceProb), assessment.grade, assessment.action, reasons, assessment.modelVersion),
+  features: JSON.stringify(features),
+  grade: assessment.grade,
+  modelVersion: assessment.modelVersion,
+});
+
+/** A chunk row's judgement: kept from an earlier row with the same model input (or the same but for what shownApart sets apart), or made now and kept. */
+function judgementOf(input: AssessmentInput, unavailable: boolean, ctx: ScoringContext, judged: Map<string, KeptJudgement>, filledIn: Map<KeptJudgementText, Map<string, KeptJudgementText>>): KeptJudgementText {
+  const apart = shownApart(input);
+  if (!apart) {
+    const key = inputKey(input, unavailable);
+    const had = judged.get(key);
+    if (had && had !== EXACT) return had;
+    const j = keptJudgement(judge(input, unavailable, ctx));
+    judged.set(key, j);
+    return j;
+  }
+  const key = inputKey(apart.keyed, unavailable);
+  const template = judged.get(key);
+  if (template === EXACT) return keptJudgement(judge(input, unavailable, ctx));
+  if (!template) {
+    // the template is kept only when it fills in to exactly what judging this row gives
+    const j = keptJudgement(judge(input, unavailable, ctx));
+    const made = keptJudgement(judge(input, unavailable, ctx, apart.shown));
+    judged.set(key, fillIn(made.judged, input) === j.judged && made.features === j.features ? made : EXACT);
+    return j;
+  }
+  let filled = filledIn.get(template);
+  if (!filled) filledIn.set(template, (filled = new Map()));
+  const at = `${input.closedOn ?? ''}\u0000${input.liveNeighbour ?? ''}`;
+  let j = filled.get(at);
+  if (!j) filled.set(at, (j = { ...template, judged: fillIn(template.judged, input) }));
+  return j;
+}
+
+/** A closure date's place in the text of a judgement kept for rows alike but for it (shownApart): private-use characters, as many as a date has. */
+const SHOWN_DATE = '\uE000'.repeat(10);
+/** A live neighbour's number's place, likewise. */
+const SHOWN_NEIGHBOUR = '\uE001'.repeat(10);
+/** Kept for inputs whose judgement a template does not give (their texts do more than show the date or number): each judged as it comes. */
+const EXACT = 'exact';
+type KeptJudgement = KeptJudgementText | typeof EXACT;
+
+/**
+ * Inputs that differ only in a closure date or a live neighbour's number share one judgement:
+ * the model reads the date only as the bins of the recency curve it falls in and the number only
+ * as there being one, and the reasons show each as it is (a list's closed rows have as many
+ * dates as rows, and each was judged afresh: ~8 % of a list, most of its judging). `keyed` is the
+ * input such a judgement is kept by, `shown` the one its texts are written from, with placeholders
+ * that fillIn replaces. Null for an input with neither.
+ */
+function shownApart(input: AssessmentInput): { keyed: AssessmentInput; shown: AssessmentInput } | null {
+  const { closedOn, liveNeighbour } = input;
+  if (!closedOn && !liveNeighbour) return null;
+  const keyed = { ...input };
+  const shown = { ...input };
+  if (closedOn) {
+    const r = closureRecency(input);
+    keyed.closedOn = r ? `D${flag(r.recent)}${flag(r.fresh)}${flag(r.old)}${flag(r.longAgo)}` : 'D';
+    shown.closedOn = SHOWN_DATE;
+  }
+  if (liveNeighbour) {
+    keyed.liveNeighbour = 'N';
+    shown.liveNeighbour = SHOWN_NEIGHBOUR;
+  }
+  return { keyed, shown };
+}
+
+/** A judgement's text (JSON) written from shownApart's `shown`, with the input's closure date and neighbour in their places. */
+function fillIn(text: string, input: AssessmentInput): string {
+  let out = text;
+  const { closedOn, liveNeighbour } = input;
+  if (closedOn) out = out.replaceAll(SHOWN_DATE, () => JSON.stringify(closedOn).slice(1, -1));
+  if (liveNeighbour) out = out.replaceAll(formatWithHyphens(SHOWN_NEIGHBOUR), () => JSON.stringify(formatWithHyphens(liveNeighbour)).slice(1, -1));
+  return out;
 }

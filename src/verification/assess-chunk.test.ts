@@ -18,6 +18,7 @@ import type { ModelProvider } from '../model/model-provider.ts';
 import { AssessService, type Mailing } from './assess-service.ts';
 import { type ChunkMailing, inputKey, JudgementMemo, type KeptChunk, keptChunk, overOfKept, ScoreMemo, scoreChunk, scoreMailings, type ScoringContext } from '../domain/mailing-score.ts';
 import type { AddressCheck } from '../addresses/address-service.ts';
+import type { NtsRecord } from '../domain/status.ts';
 
 const T = { timeout: 60_000 };
 const ASOF = new Date('2026-11-20T03:00:00Z');
@@ -87,7 +88,7 @@ async function variedRows(): Promise<{ rows: ChunkMailing[]; checks: Map<string,
     const raw = i % 11 === 0 ? '' : i % 13 === 0 ? 'not an address at all 999' : i % 5 === 0 ? `${e.sido} ${e.sigungu} ${e.eupmyeondong} ${e.jibunMain}` : `${e.sido.slice(0, 2)} ${e.sigungu} ${e.roadName} ${e.buildingMain}${i % 4 === 0 ? ' 3층' : ''}`;
     raws.push(raw);
     const v = buildVerification(bno, { record: sandboxRecord(bno), source: 'sandbox', checkedAt: '2026-11-19T00:00:00.000Z', fromCache: false, stale: false }, { invalid: false, locale: 'ko' });
-    rows.push({ v, name: names[i % names.length]!, raw, liveNeighbour: i % 17 === 0 ? '1248100998' : null, history: history(bno) });
+    rows.push({ v, name: names[i % names.length]!, raw, liveNeighbour: i % 17 === 0 ? ['1248100998', '2208162517', '1018115582'][i % 3]! : null, history: history(bno) });
   }
   const checks = new Map<string, AddressCheck | Error>(await service.checkMany([...new Set(raws.filter(Boolean))]));
   // the directory did not answer for one address
@@ -145,6 +146,40 @@ test('a chunk scored with judgements kept from earlier chunks is the text scorin
   assert.ok(statuses.size >= 3, `several statuses (${[...statuses].join(', ')})`);
   // a model that differs only in its weights (same version) is judged apart
   assert.notDeepEqual(readBack(scoreChunk(rows.slice(0, 50), checks, contexts[2]!, memo)), readBack(scoreChunk(rows.slice(0, 50), checks, contexts[0]!, memo)));
+});
+
+const verification = (bno: string, record: NtsRecord) =>
+  buildVerification(bno, { record, source: 'sandbox', checkedAt: '2026-11-19T00:00:00.000Z', fromCache: false, stale: false }, { invalid: false, locale: 'ko' });
+
+test('closed businesses of other dates and numbers with other live neighbours share a judgement, each row reading as judged afresh', T, async () => {
+  const service = createAddressService(new SandboxDirectory());
+  const e = sandboxWorld().entries[0]!;
+  const raw = `${e.sido} ${e.sigungu} ${e.roadName} ${e.buildingMain}`;
+  const checks = new Map<string, AddressCheck | Error>(await service.checkMany([raw]));
+  const none = history('0');
+  // corporate head offices (81) all: alike but for the date or the neighbour
+  const numbers = Array.from({ length: 400 }, (_, i) => {
+    const nine = `12081${String(1000 + i * 7)}`;
+    return nine + checkDigitOf(nine);
+  });
+  // closures across the recency curve's bins, several in each, and dates it cannot read
+  const dates = ['20261110', '20261001', '20260915', '20260501', '20260102', '20250301', '20240101', '20230615', '20221231', '20210101', '20190505', '20100101', '2024', ''];
+  const general = { tax_type: '부가가치세 일반과세자', tax_type_cd: '01' };
+  const closed = dates.map((endDt, i) => ({ v: verification(numbers[i]!, { ...sandboxRecord(numbers[i]!), ...general, b_stt: '폐업자', b_stt_cd: '03', end_dt: endDt }), name: '(주)한빛식당', raw, liveNeighbour: null, history: none }));
+  const unknown = numbers.map((bno) => sandboxRecord(bno)).find((r) => verification(r.b_no, r).biz_status === 'unregistered')!;
+  const unregistered = numbers.slice(-4).map((bno) => verification(bno, { ...unknown, b_no: bno }));
+  const nearLive = unregistered.map((v, i) => ({ v, name: '대성약국', raw, liveNeighbour: ['1248100998', '2208162517', '1018115582', null][i] ?? null, history: none }));
+  const rows: ChunkMailing[] = [...closed, ...nearLive];
+  for (const ctx of [{ model: PRIOR_MODEL, adjustment, locale: 'ko', asOf: ASOF }, { model: PRIOR_MODEL, adjustment: null, locale: 'en', asOf: ASOF }] satisfies ScoringContext[]) {
+    const memo = new ScoreMemo();
+    // one row a chunk, and then all of them in one: the later rows take what the earlier ones kept
+    for (const row of rows) assert.deepEqual(readBack(scoreChunk([row], checks, ctx, memo)), readBack(keptChunk(scoreMailings([row], checks, ctx))), `${row.v.closed_on ?? row.liveNeighbour}`);
+    const all = scoreChunk(rows, checks, ctx, memo);
+    assert.deepEqual(readBack(all), readBack(keptChunk(scoreMailings(rows, checks, ctx))));
+    const shown = readBack(all).map((r) => (r as string[])[0]!);
+    assert.ok(shown.some((text) => text.includes('2023-06-15')) && shown.some((text) => text.includes('220-81-62517')), 'each row shows its own date and neighbour');
+    assert.ok(memo.of(ctx).size < rows.length - 4, `rows alike but for the date or neighbour were judged once (${memo.of(ctx).size} judgements kept for ${rows.length} rows)`);
+  }
 });
 
 test('a kept row read back is the assessment /verify gives: every field, in its order', T, async () => {

@@ -62,6 +62,18 @@ export function historyScore(bounced: number, delivered: number): number {
   return Math.log1p(count(bounced)) - Math.log1p(count(delivered));
 }
 
+/**
+ * The bins of the closure-recency curve a closed business's closure date falls in, as of the
+ * input's day: all that the date means to the model (null: not closed, or no readable date).
+ */
+export function closureRecency(input: Pick<AssessmentInput, 'status' | 'closedOn' | 'asOf'>): { recent: boolean; fresh: boolean; old: boolean; longAgo: boolean } | null {
+  if (input.status !== 'closed' || !input.closedOn) return null;
+  const days = daysBetween(input.closedOn, input.asOf);
+  // a closure dated after asOf (clock or data skew) is as fresh as a closure gets
+  if (days === null) return null;
+  return { recent: days <= CLOSED_RECENT_DAYS, fresh: days <= CLOSED_FRESH_DAYS, old: days >= CLOSED_OLD_DAYS, longAgo: days >= CLOSED_LONG_AGO_DAYS };
+}
+
 export function featurize(input: AssessmentInput): Map<string, number> {
   const f = new Map<string, number>();
   const set = (name: FeatureName, value: number | boolean): void => {
@@ -71,15 +83,12 @@ export function featurize(input: AssessmentInput): Map<string, number> {
 
   const status = STATUS_FEATURE[input.status];
   if (status) set(status, 1);
-  if (input.status === 'closed' && input.closedOn) {
-    const days = daysBetween(input.closedOn, input.asOf);
-    // a closure dated after asOf (clock or data skew) is as fresh as a closure gets
-    if (days !== null) {
-      set('closed_recent', days <= CLOSED_RECENT_DAYS);
-      set('closed_fresh', days <= CLOSED_FRESH_DAYS);
-      set('closed_old', days >= CLOSED_OLD_DAYS);
-      set('closed_long_ago', days >= CLOSED_LONG_AGO_DAYS);
-    }
+  const recency = closureRecency(input);
+  if (recency) {
+    set('closed_recent', recency.recent);
+    set('closed_fresh', recency.fresh);
+    set('closed_old', recency.old);
+    set('closed_long_ago', recency.longAgo);
   }
   // an individual's registered address is often the owner's home: after closing, someone still
   // lives there and takes the mail, where a closed company's office is let to someone else

@@ -57,13 +57,16 @@ function byImpact(a: Contribution, b: Contribution): number {
 
 /**
  * `opts.account`: the account's own adjustment (fit.ts), shown as one contribution, its shift of
- * the baseline plus its shifts of the weights of this mailing's features.
+ * the baseline plus its shifts of the weights of this mailing's features. `opts.shown`: the input
+ * the reasons' texts are written from, when not `input` (mailing-score.ts writes texts to be
+ * filled in later); it must have the same features.
  */
-export function assess(model: ModelParams, input: AssessmentInput, opts: { account?: AccountAdjustment | null } = {}): Assessment {
+export function assess(model: ModelParams, input: AssessmentInput, opts: { account?: AccountAdjustment | null; shown?: AssessmentInput } = {}): Assessment {
   const features = withPairs(model.pairs, featurize(input));
   const s = score(model, features);
+  const shown = opts.shown ?? input;
   const contributions: Contribution[] = s.contributions.map((c) => ({
-    ...textOf(c.feature, { input, value: c.value, judgedPair: JUDGED_PAIRS.has(c.feature) }),
+    ...textOf(c.feature, { input: shown, value: c.value, judgedPair: JUDGED_PAIRS.has(c.feature) }),
     weight: c.weight,
   }));
   let z = s.logit;

@@ -158,6 +158,26 @@ describeEachAddressStore('LocalDirectory', (kind) => {
     assert.equal(n.quality, 'corrected');
     assert.equal(n.entry?.roadName, '중안로');
   });
+
+  test('findMany answers each address of a chunk as find does, with a limit or without', T, async () => {
+    const qs = [
+      parsed({ sido: '서울특별시', sigungu: '강남구', road: road('테헤란로', 152) }),
+      parsed({ sigungu: '강남구', road: road('테헤란로', 152, 0, true) }),
+      parsed({ sido: '부산광역시', sigungu: '강남구', road: road('테헤란로', 152) }),
+      parsed({ sido: '부산광역시', sigungu: '해운대구', road: road('테헤란로', 152) }),
+      parsed({ sigungu: '강남구', road: road('테헤란로', 152), jibun: jibun('역삼동', 737) }),
+      parsed({ sigungu: '강남구', road: road('테헤란로', 999) }),
+      parsed({ sigungu: '강남구', road: road('테헤란로', 150) }),
+      parsed({ sigungu: '강남구', road: road('태헤란로', 152) }),
+      parsed({ sido: '서울특별시', road: road('테헤란로', 152) }),
+      parsed({ sigungu: '양평군', road: road('중앙로', 7) }),
+      parsed({ sigungu: '양평군', jibun: jibun('양근리', 123, 0, true) }),
+      parsed({}),
+    ];
+    for (const limit of [20, 1, 0]) {
+      assert.deepEqual(await dir.findMany(qs, limit), await Promise.all(qs.map((q) => dir.find(q, limit))), `limit ${limit}`);
+    }
+  });
 });
 
 describeEachAddressStore('LocalDirectory, what it keeps in memory', (kind) => {
@@ -226,6 +246,7 @@ describeEachAddressStore('LocalDirectory, what it keeps in memory', (kind) => {
       await db.close();
     }
   });
+
 });
 
 test('close() leaves the borrowed store open', T, async () => {

@@ -73,7 +73,10 @@ export class LocalDirectory implements AddressDirectory {
     const out: DirectoryEntry[][] = [];
     for (const q of qs) {
       const k = exactKeyOf(q);
-      out.push(await this.#find(q, limit, k ? known.get(roadKey(k)) : undefined));
+      const byRoad = k ? known.get(roadKey(k)) : undefined;
+      // most of a list: the building as written, found; what find() answers then, without its
+      // chain of awaits (a chunk's thousand of them were a tenth of its checks' garbage)
+      out.push(foundAsWritten(q, byRoad, limit) ?? (await this.#find(q, limit, byRoad)));
     }
     return out;
   }
@@ -277,6 +280,17 @@ function exactKeyOf(q: ParsedAddress): RoadKey | null {
   const { road } = q;
   if (!road || q.sigungu === null) return null;
   return { sigungu: q.sigungu, roadName: road.name, main: road.main, sub: road.sub };
+}
+
+/**
+ * What step 1 of find() answers for a road address without a lot whose building findByRoadMany
+ * found in its 시도 (`byRoad`): found, nothing else is asked. Null when step 1 needs more.
+ */
+function foundAsWritten(q: ParsedAddress, byRoad: DirectoryEntry[] | undefined, limit: number): DirectoryEntry[] | null {
+  const { road } = q;
+  if (!byRoad || !road || q.jibun || limit <= 0) return null;
+  const found = byRoad.filter((e) => inSido(q, e));
+  return found.length === 0 ? null : dedupe(prefer(found, (e) => e.underground === road.underground), limit);
 }
 
 /** Stable: matching entries first, each group in the store's order. */

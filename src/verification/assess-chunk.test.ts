@@ -168,6 +168,7 @@ test('closed businesses of other dates and numbers with other live neighbours sh
   const closed = dates.map((endDt, i) => ({ v: verification(numbers[i]!, { ...sandboxRecord(numbers[i]!), ...general, b_stt: '폐업자', b_stt_cd: '03', end_dt: endDt }), name: '(주)한빛식당', raw, liveNeighbour: null, history: none }));
   const unknown = numbers.map((bno) => sandboxRecord(bno)).find((r) => verification(r.b_no, r).biz_status === 'unregistered')!;
   const unregistered = numbers.slice(-4).map((bno) => verification(bno, { ...unknown, b_no: bno }));
+  assert.ok(unregistered.every((v) => v.biz_status === 'unregistered'), 'an unregistered answer in the sandbox, given to four numbers');
   const nearLive = unregistered.map((v, i) => ({ v, name: '대성약국', raw, liveNeighbour: ['1248100998', '2208162517', '1018115582', null][i] ?? null, history: none }));
   const rows: ChunkMailing[] = [...closed, ...nearLive];
   for (const ctx of [{ model: PRIOR_MODEL, adjustment, locale: 'ko', asOf: ASOF }, { model: PRIOR_MODEL, adjustment: null, locale: 'en', asOf: ASOF }] satisfies ScoringContext[]) {

@@ -4,8 +4,11 @@ import type { AddressCheck } from './address-service.ts';
 import type { ChunkMailing, KeptChunk, ScoredVerification, ScoringContext } from '../domain/mailing-score.ts';
 import type { LabelCounts } from '../domain/label.ts';
 
-/** What a thread opens: the local directory in the store, or the sandbox. */
-export type AddressThreadSetup = { directory: 'local'; store: Config['store'] } | { directory: 'sandbox' };
+/**
+ * What a thread opens: the local directory in the store, or the sandbox. `mmapBytes`: of an
+ * embedded store's file, how much the thread reads through a memory map (see openDirectoryFile).
+ */
+export type AddressThreadSetup = { directory: 'local'; store: Config['store']; mmapBytes?: number } | { directory: 'sandbox' };
 
 export type ToAddressThread =
   /** check these addresses; with `keep`, keep the checks for a `score` of the same chunk and answer only their buildings */

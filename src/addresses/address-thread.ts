@@ -6,12 +6,13 @@
 // own connection (the embedded file in WAL lets readers in beside the writer; PostgreSQL gets a
 // small pool of its own).
 import { parentPort, workerData } from 'node:worker_threads';
-import { DatabaseSync } from 'node:sqlite';
 import { createAddressService, type AddressCheck, type AddressService } from './address-service.ts';
 import { LocalDirectory } from './local-directory.ts';
+import { openDirectoryFile } from './directory-file.ts';
 import { SandboxDirectory } from './sandbox-directory.ts';
 import { AddressStore } from '../store/address-store.ts';
 import { SqliteSql } from '../store/sql-sqlite.ts';
+import { directoryFileOf } from '../store/sqlite-files.ts';
 import { PostgresStore } from '../store/postgres.ts';
 import { ScoreMemo, scoreChunk } from '../domain/mailing-score.ts';
 import { type AddressThreadSetup, type FromAddressThread, fromColumns, keptToColumns, type ToAddressThread } from './address-thread-protocol.ts';
@@ -35,9 +36,9 @@ function open(): { service: AddressService; close(): Promise<void> } {
   if (setup.directory === 'sandbox') return { service: createAddressService(new SandboxDirectory()), close: async () => {} };
   const store = setup.store;
   if (store.kind === 'sqlite') {
-    const db = new DatabaseSync(store.file, { readOnly: true });
-    db.exec('PRAGMA busy_timeout = 5000');
-    return { service: createAddressService(new LocalDirectory(new AddressStore(new SqliteSql(db, store.file)), { rows: false })), close: async () => db.close() };
+    const file = directoryFileOf(store.file);
+    const db = openDirectoryFile(file, setup.mmapBytes ?? 0);
+    return { service: createAddressService(new LocalDirectory(new AddressStore(new SqliteSql(db, file)), { rows: false })), close: async () => db.close() };
   }
   const pg = new PostgresStore({ ...store, poolSize: 2 });
   return { service: createAddressService(new LocalDirectory(pg.addresses, { rows: false })), close: () => pg.close() };

@@ -8,6 +8,12 @@ import { createAddressService } from './address-service.ts';
 import { AddressThreads } from './address-threads.ts';
 import { SandboxDirectory } from './sandbox-directory.ts';
 import { sandboxWorld } from './sandbox-data.ts';
+import { LocalDirectory } from './local-directory.ts';
+import { generateEntries } from './address-db-fixture.ts';
+import { mailingsFrom } from '../../scripts/eval/as-written.ts';
+import { SqliteStore } from '../store/sqlite.ts';
+import { openDirectoryFile } from './directory-file.ts';
+import { directoryFileOf } from '../store/sqlite-files.ts';
 
 const T = { timeout: 60_000 };
 const local = createAddressService(new SandboxDirectory());
@@ -51,6 +57,49 @@ test('a thread that dies answers nothing wrong: the call is checked in-process a
     assert.equal(errors.length, 2, 'a new thread was started, and it died too');
   } finally {
     await threads.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('an embedded directory, in its own file, read through a memory map: the same checks, and a change written meanwhile is seen', T, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bizcheck-address-mmap-'));
+  const file = path.join(dir, 'bizcheck.db');
+  const store = new SqliteStore(file);
+  const entries = [...generateEntries(3_000, { seed: 5 })];
+  const threads = new AddressThreads(createAddressService(new LocalDirectory(store.addresses)), { directory: 'local', store: { kind: 'sqlite', file }, mmapBytes: 64 * 1024 ** 2 }, 1);
+  try {
+    await store.migrate();
+    await store.addresses.upsertEntries(entries);
+    const inProcess = createAddressService(new LocalDirectory(store.addresses));
+    // written with the damage customer lists carry
+    const written = mailingsFrom(entries, 1_500, 5).map((m) => m.address);
+    const [inThread, alone] = [await threads.checkMany(written), await inProcess.checkMany(written)];
+    assert.equal(threads.answeredInThreads, 1);
+    assert.deepEqual(inThread, alone);
+    assert.ok([...alone.values()].filter((c) => !(c instanceof Error) && c.entry).length > 1_000, 'most addresses are found');
+
+    // the server's own connection writes while the thread's map is open: a building moves to another road number
+    const moved = { ...entries[0]!, buildingMain: entries[0]!.buildingMain + 4_000, roadAddress: `${entries[0]!.roadAddress}-moved` };
+    await store.addresses.upsertEntries([moved]);
+    const raw = `${moved.sido} ${moved.sigungu} ${moved.roadName} ${moved.buildingMain}`;
+    const after = (await threads.checkMany([raw, ...written.slice(0, 20)])).get(raw);
+    assert.ok(after && !(after instanceof Error));
+    assert.equal(after.entry?.buildingId, moved.buildingId);
+    assert.equal(threads.answeredInThreads, 2);
+
+    // what the thread opens: read-only, mapped as asked, or not at all
+    for (const [asked, set] of [[64 * 1024 ** 2, 64 * 1024 ** 2], [0, 0]] as const) {
+      const db = openDirectoryFile(directoryFileOf(file), asked);
+      try {
+        assert.equal((db.prepare('PRAGMA mmap_size').get() as { mmap_size: number }).mmap_size, set);
+        assert.throws(() => db.exec('DELETE FROM address_directory'), /readonly/);
+      } finally {
+        db.close();
+      }
+    }
+  } finally {
+    await threads.close();
+    await store.close();
     rmSync(dir, { recursive: true, force: true });
   }
 });

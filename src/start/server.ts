@@ -81,7 +81,7 @@ function addressService(directory: AddressDirectory, config: Config, onError: (e
   const local = createAddressService(directory, { memo: SINGLE_CHECKS_KEPT });
   const store = config.store;
   const setup: AddressThreadSetup | null =
-    directory.source === 'sandbox' ? { directory: 'sandbox' } : directory.source === 'local' && !(store.kind === 'sqlite' && store.file === ':memory:') ? { directory: 'local', store } : null;
+    directory.source === 'sandbox' ? { directory: 'sandbox' } : directory.source === 'local' && !(store.kind === 'sqlite' && store.file === ':memory:') ? { directory: 'local', store, mmapBytes: config.addresses.mmapMb * 1024 ** 2 } : null;
   if (!setup || config.addresses.threads === 0) return { ...local, close: async () => {} };
   return new AddressThreads(local, setup, config.addresses.threads, { onError });
 }

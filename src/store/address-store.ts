@@ -134,7 +134,7 @@ export class AddressStore extends OverSql {
     const tables = DIRECTORY_TABLES.map((t) => `'${t}'`).join(', ');
     const indexes = this.sql.dialect === 'postgres'
       ? await this.sql.all(`SELECT indexname AS name, indexdef AS ddl FROM pg_indexes WHERE schemaname = current_schema() AND tablename IN (${tables}) AND indexname NOT LIKE '%_pkey'`)
-      : await this.sql.all(`SELECT name, sql AS ddl FROM sqlite_master WHERE type = 'index' AND tbl_name IN (${tables}) AND sql IS NOT NULL`);
+      : await this.sql.all(`SELECT name, sql AS ddl FROM ${await this.#sqliteSchema()}.sqlite_master WHERE type = 'index' AND tbl_name IN (${tables}) AND sql IS NOT NULL`);
     if (indexes.length === 0) return false;
     await this.sql.tx(async (t) => {
       for (const i of indexes) {
@@ -145,14 +145,22 @@ export class AddressStore extends OverSql {
     return true;
   }
 
+  /** Embedded: the schema of the connection the directory's tables are in (main, or the file sqlite.ts attaches). */
+  async #sqliteSchema(): Promise<string> {
+    const row = await this.sql.get("SELECT schema FROM pragma_table_list WHERE name = 'address_directory'");
+    return typeof row?.schema === 'string' ? row.schema : 'main';
+  }
+
   /** Builds the indexes deferIndexes() dropped (also those of an import that died midway). */
   async rebuildIndexes(): Promise<void> {
+    // an embedded store's index is made in the schema its table is in (sqlite.ts keeps the directory in a file of its own)
+    const schema = this.sql.dialect === 'sqlite' ? `${await this.#sqliteSchema()}.` : '';
     for (const i of await this.sql.all('SELECT name, ddl FROM address_deferred_indexes ORDER BY name')) {
       await this.sql.tx(async (t) => {
         // PostgreSQL sorts an index of millions of rows in memory given room (its default 64 MB
         // spills to disk); the setting ends with the transaction
         if (this.sql.dialect === 'postgres') await t.run("SET LOCAL maintenance_work_mem = '256MB'");
-        await t.run(String(i.ddl).replace(/^CREATE (UNIQUE )?INDEX (IF NOT EXISTS )?/i, (_, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS `));
+        await t.run(String(i.ddl).replace(/^CREATE (UNIQUE )?INDEX (IF NOT EXISTS )?/i, (_, unique: string | undefined) => `CREATE ${unique ?? ''}INDEX IF NOT EXISTS ${schema}`));
         await t.run('DELETE FROM address_deferred_indexes WHERE name = ?', [i.name]);
       });
     }

@@ -2,7 +2,9 @@
 // PostgreSQL's dialect (migrations/NNNN_name.sql); for the embedded store the types SQLite lacks
 // are spelled its way (SQLITE_TYPES). What only one engine needs is tagged with it: a clause as
 // `/*[sqlite] WITHOUT ROWID*/`, statements between `-- [postgres]` and `-- [end]`, a whole
-// migration as NNNN_name.postgres.sql.
+// migration as NNNN_name.postgres.sql. The embedded store keeps the address directory's tables in
+// a file of its own (sqlite.ts), moved there after 0036: a later migration that makes an index on
+// one of them names the schema for SQLite (`CREATE INDEX /*[sqlite] directory.*/name ON …`).
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 

@@ -1,12 +1,30 @@
 // The embedded store on node:sqlite. WAL lets the CLI and the server share the file;
 // busy_timeout makes a second process wait for a write lock instead of failing; secure_delete
 // overwrites what a deletion frees, so a deleted customer list leaves no trace in the file.
+//
+// The imported address directory lives in a file of its own beside it (directoryFileOf),
+// attached as the schema `directory`: SQL names its tables without a schema and SQLite finds them
+// there. In WAL mode a connection's page cache of a file is dropped whenever another connection
+// has written to that file, and the service writes to its main file all the time (a chunk's
+// results, the status cache); the directory, which only an import writes, keeps its readers'
+// caches and memory maps (the address threads', directory-file.ts) from one lookup to the next.
 import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { loadMigrations } from './migrations.ts';
 import { SqliteSql } from './sql-sqlite.ts';
 import { SqlStore } from './store.ts';
+import { directoryFileOf } from './sqlite-files.ts';
+
+/** The schema the directory's file is attached as. */
+export const DIRECTORY_SCHEMA = 'directory';
+
+/** The last migration that finds the directory's tables in the main file (they are moved after it). */
+const DIRECTORY_MOVED_AFTER = '0036_status_cache_writes';
+
+/** The directory's tables, in the order they are moved (moveDirectory). */
+const DIRECTORY_TABLES = ['address_directory', 'address_related_lots', 'address_former_roads', 'address_directory_version', 'address_deferred_indexes'];
+
 
 export class SqliteStore extends SqlStore {
   readonly kind = 'sqlite';
@@ -26,6 +44,8 @@ export class SqliteStore extends SqlStore {
       PRAGMA foreign_keys = ON;
       PRAGMA secure_delete = ON;
     `);
+    db.prepare(`ATTACH DATABASE ? AS ${DIRECTORY_SCHEMA}`).run(directoryFileOf(file === ':memory:' ? file : path.resolve(file)));
+    db.exec(`PRAGMA ${DIRECTORY_SCHEMA}.journal_mode = WAL; PRAGMA ${DIRECTORY_SCHEMA}.synchronous = NORMAL;`);
     super(new SqliteSql(db, file === ':memory:' ? file : path.resolve(file)));
     this.#db = db;
   }
@@ -33,12 +53,44 @@ export class SqliteStore extends SqlStore {
   async migrate(): Promise<void> {
     this.#db.exec('CREATE TABLE IF NOT EXISTS schema_migrations (version TEXT PRIMARY KEY, applied_at TEXT NOT NULL)');
     for (const m of loadMigrations('sqlite')) {
+      // the migrations after the move find the directory's tables where they are from then on
+      if (m.version > DIRECTORY_MOVED_AFTER) await this.#moveDirectory();
       await this.sql.tx(async (t) => {
         if (await t.get('SELECT 1 AS x FROM schema_migrations WHERE version = ?', [m.version])) return;
         this.#db.exec(m.sql);
         await t.run('INSERT INTO schema_migrations (version, applied_at) VALUES (?, ?)', [m.version, new Date().toISOString()]);
       });
     }
+    await this.#moveDirectory();
+  }
+
+  /**
+   * The directory's tables, made in the main file by the migrations (as PostgreSQL has them),
+   * moved to the directory's file: each table made there as it is (its text and its indexes',
+   * from sqlite_master) and its rows copied, in one transaction; then, in another, dropped from
+   * the main file. Either step may be cut short and run again: a table already made there is not
+   * made again, and a copy already there is not copied again (the primary keys refuse it).
+   */
+  async #moveDirectory(): Promise<void> {
+    const inMain = (this.#db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
+    const tables = DIRECTORY_TABLES.filter((t) => inMain.includes(t));
+    if (tables.length === 0) return;
+    const there = (this.#db.prepare(`SELECT name FROM ${DIRECTORY_SCHEMA}.sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name);
+    await this.sql.tx(async () => {
+      for (const table of tables) {
+        if (!there.includes(table)) {
+          const ddl = this.#db.prepare("SELECT type, sql FROM main.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type = 'index'").all(table) as { type: string; sql: string }[];
+          // the table first, then its indexes
+          for (const { type, sql } of ddl) this.#db.exec(inDirectory(sql, type));
+        }
+        this.#db.exec(`INSERT OR IGNORE INTO ${DIRECTORY_SCHEMA}.${table} SELECT * FROM main.${table}`);
+      }
+    });
+    await this.sql.tx(async () => {
+      for (const table of tables) this.#db.exec(`DROP TABLE main.${table}`);
+    });
+    // the planner's statistics of the directory (migration 0027's) were the main file's
+    this.#db.exec(`ANALYZE ${DIRECTORY_SCHEMA}`);
   }
 
   override async scrub(): Promise<void> {
@@ -52,4 +104,11 @@ export class SqliteStore extends SqlStore {
   async close(): Promise<void> {
     if (this.#db.isOpen) this.#db.close();
   }
+}
+
+/** A `CREATE TABLE` or `CREATE INDEX` of the main file's sqlite_master as the same in the directory's schema. */
+function inDirectory(sql: string, type: string): string {
+  const made = type === 'index' ? /^CREATE\s+(UNIQUE\s+)?INDEX\s+(IF\s+NOT\s+EXISTS\s+)?/i : /^CREATE\s+TABLE\s+(IF\s+NOT\s+EXISTS\s+)?/i;
+  if (!made.test(sql)) throw new Error(`cannot move to the directory's file: ${sql.slice(0, 80)}`);
+  return sql.replace(made, (head) => `${head.trimEnd()} ${DIRECTORY_SCHEMA}.`);
 }

@@ -4,10 +4,10 @@
 //
 // The imported address directory lives in a file of its own beside it (directoryFileOf),
 // attached as the schema `directory`: SQL names its tables without a schema and SQLite finds them
-// there. In WAL mode a connection's page cache of a file is dropped whenever another connection
-// has written to that file, and the service writes to its main file all the time (a chunk's
-// results, the status cache); the directory, which only an import writes, keeps its readers'
-// caches and memory maps (the address threads', directory-file.ts) from one lookup to the next.
+// there. The service writes to its main file all the time (a chunk's results, the status cache),
+// and a reader's memory map of a file written meanwhile made the address threads' lookups slower,
+// not faster; the directory's file, which only imports write, is read through one
+// (directory-file.ts: ~18 % less CPU in the address thread a named row, bench/RESULTS.md).
 import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

@@ -34,7 +34,7 @@ export const EnvSchema = Type.Object({
   }),
   JUSO_CONFM_KEY: Type.Optional(Type.String({ description: '도로명주소 검색 API confirmation key' })),
   ADDRESS_THREADS: Int(0, 64, Math.max(1, availableParallelism() - 1), "worker threads that check a batch chunk's addresses (parse, directory lookups, match) and score its named rows beside the main thread; 0 does both in-process. Default: the cores but one"),
-  ADDRESS_MMAP_MB: Int(0, 1_048_576, 256, "embedded store: how much of the address directory's file (bizcheck-addresses.db) each address thread reads through a memory map (SQLite's mmap_size) rather than by copies into its page cache: ~18 % less CPU in the address thread a named row. The mapped pages are the OS's cache of the file, not a copy, but they count in the process's RSS (up to the directory's size); 0: none"),
+  ADDRESS_MMAP_MB: Int(0, 1_048_576, 256, "embedded store: how much of the address directory's file (bizcheck-addresses.db) each address thread reads through a memory map (SQLite's mmap_size) rather than by copies into its page cache: ~15 % less CPU in the address thread a named row. The mapped pages are the OS's cache of the file, not a copy, but they count in the process's RSS (up to the directory's size); 0: none"),
   JUSO_BASE_URL: Type.String({ pattern: '^https?://', default: 'https://business.juso.go.kr', description: '도로명주소 검색 API base URL' }),
   MODEL_REFIT_MIN_LABELS: Int(1, 1_000_000, 200, 'new or changed labels that trigger a model refit'),
   MODEL_REFIT_CHECK_SECONDS: Int(1, 86_400, 60, 'how often the label count is checked'),

@@ -7,7 +7,7 @@
 // there. The service writes to its main file all the time (a chunk's results, the status cache),
 // and a reader's memory map of a file written meanwhile made the address threads' lookups slower,
 // not faster; the directory's file, which only imports write, is read through one
-// (directory-file.ts: ~18 % less CPU in the address thread a named row, bench/RESULTS.md).
+// (directory-file.ts: ~15 % less CPU in the address thread a named row, bench/RESULTS.md).
 import { DatabaseSync } from 'node:sqlite';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';

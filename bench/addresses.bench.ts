@@ -24,6 +24,7 @@ import type { DirectoryEntry } from '../src/domain/address/types.ts';
 import { seededRandom } from '../src/domain/seeded-random.ts';
 import { SIDOS as REGIONS } from '../src/domain/address/regions.ts';
 import { openStore } from '../src/store/open.ts';
+import { directoryFileOf } from '../src/store/sqlite-files.ts';
 import { writeAddress, type Damage } from '../scripts/eval/as-written.ts';
 import { dropBenchSchema, endWithThisProcess } from './lib.ts';
 
@@ -144,8 +145,10 @@ if (!reuse) {
 
 const store = await openStore(storeConfig);
 if (!PG_URL) {
-  const db = storeConfig.kind === 'sqlite' ? storeConfig.file : '';
-  console.log(`store file: ${((sizeOf(db) + sizeOf(`${db}-wal`)) / 1e9).toFixed(2)} GB (${db})`);
+  // the embedded store keeps the directory in a file of its own beside the main one
+  const main = storeConfig.kind === 'sqlite' ? storeConfig.file : '';
+  const bytes = [main, directoryFileOf(main)].reduce((n, f) => n + sizeOf(f) + sizeOf(`${f}-wal`), 0);
+  console.log(`store files: ${(bytes / 1e9).toFixed(2)} GB (${main}, ${directoryFileOf(main)})`);
 } else {
   const client = new pg.Client({ connectionString: PG_URL, options: `-c search_path=${SCHEMA}` });
   await client.connect();

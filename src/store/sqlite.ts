@@ -25,7 +25,6 @@ const DIRECTORY_MOVED_AFTER = '0036_status_cache_writes';
 /** The directory's tables, in the order they are moved (moveDirectory). */
 const DIRECTORY_TABLES = ['address_directory', 'address_related_lots', 'address_former_roads', 'address_directory_version', 'address_deferred_indexes'];
 
-
 export class SqliteStore extends SqlStore {
   readonly kind = 'sqlite';
   readonly #db: DatabaseSync;
@@ -78,12 +77,12 @@ export class SqliteStore extends SqlStore {
     const there = (this.#db.prepare(`SELECT name FROM ${DIRECTORY_SCHEMA}.sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name);
     await this.sql.tx(async () => {
       for (const table of tables) {
-        if (!there.includes(table)) {
-          const ddl = this.#db.prepare("SELECT type, sql FROM main.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL ORDER BY type = 'index'").all(table) as { type: string; sql: string }[];
-          // the table first, then its indexes
-          for (const { type, sql } of ddl) this.#db.exec(inDirectory(sql, type));
-        }
+        const made = there.includes(table);
+        const ddl = made ? [] : this.#db.prepare("SELECT type, sql FROM main.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL").all(table) as { type: string; sql: string }[];
+        for (const { type, sql } of ddl) if (type === 'table') this.#db.exec(inDirectory(sql, type));
         this.#db.exec(`INSERT OR IGNORE INTO ${DIRECTORY_SCHEMA}.${table} SELECT * FROM main.${table}`);
+        // indexes made over the rows rather than kept up by each (a national directory's millions)
+        for (const { type, sql } of ddl) if (type === 'index') this.#db.exec(inDirectory(sql, type));
       }
     });
     await this.sql.tx(async () => {

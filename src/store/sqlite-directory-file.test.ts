@@ -105,3 +105,18 @@ test('a new store makes its directory in its own file; an in-memory store in mem
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('two processes starting on a store to move (two connections here): one moves it, the other finds it moved', T, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'bizcheck-directory-file-'));
+  const file = path.join(dir, 'bizcheck.db');
+  try {
+    oldStore(file, [...generateEntries(300, { seed: 6 })].map(columnsOf));
+    const [a, b] = [new SqliteStore(file), new SqliteStore(file)];
+    await Promise.all([a.migrate(), b.migrate()]);
+    assert.equal(await a.addresses.count(), 300);
+    assert.equal(await b.addresses.count(), 300);
+    await Promise.all([a.close(), b.close()]);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});

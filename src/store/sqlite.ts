@@ -71,14 +71,12 @@ export class SqliteStore extends SqlStore {
    * made again, and a copy already there is not copied again (the primary keys refuse it).
    */
   async #moveDirectory(): Promise<void> {
-    const inMain = (this.#db.prepare("SELECT name FROM main.sqlite_master WHERE type = 'table'").all() as { name: string }[]).map((r) => r.name);
-    const tables = DIRECTORY_TABLES.filter((t) => inMain.includes(t));
-    if (tables.length === 0) return;
-    const there = (this.#db.prepare(`SELECT name FROM ${DIRECTORY_SCHEMA}.sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name);
+    if (this.#tables('main').length === 0) return;
+    // looked at again inside each transaction: another process may have moved them meanwhile
     await this.sql.tx(async () => {
-      for (const table of tables) {
-        const made = there.includes(table);
-        const ddl = made ? [] : this.#db.prepare("SELECT type, sql FROM main.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL").all(table) as { type: string; sql: string }[];
+      const there = this.#tables(DIRECTORY_SCHEMA);
+      for (const table of this.#tables('main')) {
+        const ddl = there.includes(table) ? [] : this.#db.prepare("SELECT type, sql FROM main.sqlite_master WHERE tbl_name = ? AND sql IS NOT NULL").all(table) as { type: string; sql: string }[];
         for (const { type, sql } of ddl) if (type === 'table') this.#db.exec(inDirectory(sql, type));
         this.#db.exec(`INSERT OR IGNORE INTO ${DIRECTORY_SCHEMA}.${table} SELECT * FROM main.${table}`);
         // indexes made over the rows rather than kept up by each (a national directory's millions)
@@ -86,10 +84,17 @@ export class SqliteStore extends SqlStore {
       }
     });
     await this.sql.tx(async () => {
-      for (const table of tables) this.#db.exec(`DROP TABLE main.${table}`);
+      const moved = this.#tables('main');
+      for (const table of moved) this.#db.exec(`DROP TABLE main.${table}`);
+      // the planner's statistics of the directory (migration 0027's) were the main file's
+      if (moved.length > 0) this.#db.exec(`ANALYZE ${DIRECTORY_SCHEMA}`);
     });
-    // the planner's statistics of the directory (migration 0027's) were the main file's
-    this.#db.exec(`ANALYZE ${DIRECTORY_SCHEMA}`);
+  }
+
+  /** The directory's tables that `schema` holds. */
+  #tables(schema: string): string[] {
+    const names = new Set((this.#db.prepare(`SELECT name FROM ${schema}.sqlite_master WHERE type = 'table'`).all() as { name: string }[]).map((r) => r.name));
+    return DIRECTORY_TABLES.filter((t) => names.has(t));
   }
 
   override async scrub(): Promise<void> {

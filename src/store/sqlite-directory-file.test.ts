@@ -57,6 +57,7 @@ test('a store whose directory is in its main file has it moved to its own file, 
     assert.deepEqual(names(after, 'directory', 'table'), DIRECTORY_TABLES.toSorted());
     assert.deepEqual(names(after, 'directory', 'index').filter((n) => indexes.includes(n)), indexes.toSorted(), 'each index went with its table');
     assert.equal((after.prepare('SELECT count(*) AS n FROM directory.address_former_roads').get() as { n: number }).n, 1);
+    assert.ok((after.prepare("SELECT count(*) AS n FROM directory.sqlite_stat1 WHERE tbl = 'address_directory'").get() as { n: number }).n > 0, 'the planner has the directory\'s statistics where it now is');
     after.close();
   } finally {
     rmSync(dir, { recursive: true, force: true });

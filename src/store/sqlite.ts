@@ -65,10 +65,11 @@ export class SqliteStore extends SqlStore {
 
   /**
    * The directory's tables, made in the main file by the migrations (as PostgreSQL has them),
-   * moved to the directory's file: each table made there as it is (its text and its indexes',
-   * from sqlite_master) and its rows copied, in one transaction; then, in another, dropped from
-   * the main file. Either step may be cut short and run again: a table already made there is not
-   * made again, and a copy already there is not copied again (the primary keys refuse it).
+   * moved to the directory's file: in one transaction, which writes only that file, each table
+   * made there from its text in sqlite_master, its rows copied, its indexes made, and the
+   * planner's statistics taken; then, in another, which writes only the main file, the old
+   * tables dropped. Either may be cut short and run again: a table already made there is not made
+   * again, and a copy already there is not copied again (the primary keys refuse it).
    */
   async #moveDirectory(): Promise<void> {
     if (this.#tables('main').length === 0) return;
@@ -82,12 +83,11 @@ export class SqliteStore extends SqlStore {
         // indexes made over the rows rather than kept up by each (a national directory's millions)
         for (const { type, sql } of ddl) if (type === 'index') this.#db.exec(inDirectory(sql, type));
       }
+      // the planner's statistics of the directory (migration 0027's) were the main file's
+      this.#db.exec(`ANALYZE ${DIRECTORY_SCHEMA}`);
     });
     await this.sql.tx(async () => {
-      const moved = this.#tables('main');
-      for (const table of moved) this.#db.exec(`DROP TABLE main.${table}`);
-      // the planner's statistics of the directory (migration 0027's) were the main file's
-      if (moved.length > 0) this.#db.exec(`ANALYZE ${DIRECTORY_SCHEMA}`);
+      for (const table of this.#tables('main')) this.#db.exec(`DROP TABLE main.${table}`);
     });
   }
 

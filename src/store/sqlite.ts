@@ -17,7 +17,7 @@ import { SqlStore } from './store.ts';
 import { directoryFileOf } from './sqlite-files.ts';
 
 /** The schema the directory's file is attached as. */
-export const DIRECTORY_SCHEMA = 'directory';
+const DIRECTORY_SCHEMA = 'directory';
 
 /** The last migration that finds the directory's tables in the main file (they are moved after it). */
 const DIRECTORY_MOVED_AFTER = '0036_status_cache_writes';
@@ -43,9 +43,10 @@ export class SqliteStore extends SqlStore {
       PRAGMA foreign_keys = ON;
       PRAGMA secure_delete = ON;
     `);
-    db.prepare(`ATTACH DATABASE ? AS ${DIRECTORY_SCHEMA}`).run(directoryFileOf(file === ':memory:' ? file : path.resolve(file)));
+    const where = file === ':memory:' ? file : path.resolve(file);
+    db.prepare(`ATTACH DATABASE ? AS ${DIRECTORY_SCHEMA}`).run(directoryFileOf(where));
     db.exec(`PRAGMA ${DIRECTORY_SCHEMA}.journal_mode = WAL; PRAGMA ${DIRECTORY_SCHEMA}.synchronous = NORMAL;`);
-    super(new SqliteSql(db, file === ':memory:' ? file : path.resolve(file)));
+    super(new SqliteSql(db, where));
     this.#db = db;
   }
 

@@ -35,7 +35,7 @@ export interface UploadWarmerOptions {
   limit: number;
   /** numbers per lookup: one NTS call's worth (default 100) */
   perCall?: number;
-  /** lookups at once (default 10: the NTS lanes) */
+  /** lookups at once (default 10; BatchWarming.inFlight) */
   inFlight?: number;
   /** after this many numbers were asked, stop if nearly all were cached (default 1,000) */
   sample?: number;
@@ -168,7 +168,7 @@ export class WarmAllowance {
 /** How an upload's numbers are asked for while it is read. */
 export interface BatchWarming {
   lookup: (bnos: string[]) => Promise<WarmAnswer>;
-  /** lookups at once: the registry's lanes */
+  /** lookups at once: the full calls the registry takes at once (callsHandedOut), so NTS is kept busy */
   inFlight: number;
   /**
    * Other processes run the jobs (an API-only process): a lookup in flight is shared only within a

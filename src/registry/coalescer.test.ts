@@ -64,6 +64,35 @@ describe('Coalescer', () => {
     assert.deepEqual(up.calls.at(-1), [bno(900)]);
   });
 
+  test('full batches go out up to maxFullInFlight while partial ones wait for a place within maxInFlight', T, async () => {
+    let out = 0;
+    let most = 0;
+    const up = upstream({ delayMs: 40 });
+    const counted = async (keys: string[]) => {
+      most = Math.max(most, ++out);
+      try {
+        return await up.call(keys);
+      } finally {
+        out--;
+      }
+    };
+    const c = new Coalescer(counted, { windowMs: 2, maxInFlight: 2, maxFullInFlight: 4 });
+    // five full calls' worth and a remainder, asked at once: four full ones leave, the fifth and
+    // the remainder wait (the remainder behind it, as it would within maxInFlight)
+    const first = c.lookupSettled(Array.from({ length: 530 }, (_, i) => bno(i)));
+    await sleep(10);
+    assert.deepEqual(up.calls.map((b) => b.length), [100, 100, 100, 100]);
+    // a partial batch asked while four calls are out waits too
+    const late = c.lookupSettled(Array.from({ length: 20 }, (_, i) => bno(1_000 + i)));
+    const results = await Promise.all([first, late]);
+    assert.equal(most, 4);
+    assert.deepEqual(up.calls.slice(4).map((b) => b.length).toSorted((a, b) => b - a), [100, 50]);
+    assert.ok(results.every((r) => [...r.values()].every((v) => v.ok && v.record !== undefined)));
+    // with places free, a lone partial batch still waits for its window, then leaves
+    await c.lookupSettled([bno(2_000)]);
+    assert.deepEqual(up.calls.at(-1), [bno(2_000)]);
+  });
+
   test('keys beyond maxPending are refused as a full queue refuses them; the others are answered', T, async () => {
     const up = upstream({ delayMs: 30 });
     const c = new Coalescer(up.call, { windowMs: 2, maxInFlight: 1, maxPending: 5 });

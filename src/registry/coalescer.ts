@@ -21,6 +21,12 @@ export interface CoalescerOptions {
    * being a call of its own. The upstream's concurrency; unbounded by default.
    */
   maxInFlight?: number;
+  /**
+   * Calls outstanding at once when the batch leaving is full (at least maxInFlight, which is the
+   * default): a full call gains nothing by waiting, and going out at once keeps the upstream busy
+   * while the caller's thread is too busy to hand it the next one as soon as one returns.
+   */
+  maxFullInFlight?: number;
   /** keys waiting here at most; beyond them a lookup is refused (rate_limited), as a full queue of calls refuses it */
   maxPending?: number;
 }
@@ -48,6 +54,7 @@ export class Coalescer<V = NtsRecord> {
   readonly #maxBatch: number;
   readonly #windowMs: number;
   readonly #maxInFlight: number;
+  readonly #maxFullInFlight: number;
   readonly #maxPending: number;
   /** calls sent and not yet returned */
   #calls = 0;
@@ -62,6 +69,7 @@ export class Coalescer<V = NtsRecord> {
     this.#maxBatch = Math.min(opts.maxBatch ?? NTS_MAX_PER_CALL, NTS_MAX_PER_CALL);
     this.#windowMs = opts.windowMs ?? 2;
     this.#maxInFlight = Math.max(1, opts.maxInFlight ?? Infinity);
+    this.#maxFullInFlight = Math.max(this.#maxInFlight, opts.maxFullInFlight ?? this.#maxInFlight);
     this.#maxPending = opts.maxPending ?? Infinity;
   }
 
@@ -130,12 +138,18 @@ export class Coalescer<V = NtsRecord> {
 
   /** Sends what waits, as far as the calls allowed out let it (the rest leaves as calls return). */
   #drain(): void {
-    while (this.#pending.length > 0 && this.#calls < this.#maxInFlight) this.#flush();
+    while (this.#mayLeave()) this.#flush();
+  }
+
+  /** Whether the oldest batch may go out now: a partial one within maxInFlight, a full one within maxFullInFlight. */
+  #mayLeave(): boolean {
+    if (this.#pending.length === 0) return false;
+    return this.#calls < (this.#pending.length >= this.#maxBatch ? this.#maxFullInFlight : this.#maxInFlight);
   }
 
   /** Sends the oldest batch, when a call may go out; a full batch goes at once, without waiting for the window. */
   #flush(): void {
-    if (this.#calls >= this.#maxInFlight) return;
+    if (!this.#mayLeave()) return;
     const batch = this.#pending.splice(0, this.#maxBatch);
     if (this.#pending.length === 0) this.#clearTimer();
     if (batch.length === 0) return;
@@ -150,10 +164,10 @@ export class Coalescer<V = NtsRecord> {
         },
       )
       .finally(() => {
-        const full = this.#calls >= this.#maxInFlight;
+        const held = !this.#mayLeave() && this.#pending.length > 0;
         this.#calls--;
         // keys that waited for this call's place have had their window already
-        if (full && !this.#closed) this.#drain();
+        if (held && !this.#closed) this.#drain();
       });
   }
 

@@ -18,8 +18,16 @@ export interface UpstreamObserver {
   breaker(state: BreakerState): void;
 }
 
-/** beyond a lane's two calls' time, before an attempt is given up on in the main thread */
+/** beyond a lane's LANE_DEPTH calls' time, before an attempt is given up on in the main thread */
 const LANE_SLACK_MS = 1_000;
+/** full calls handed to the HTTP lane per call it keeps on the wire */
+const LANE_DEPTH = 4;
+
+/**
+ * Calls a registry of `concurrency` takes at once, and so what a caller that asks in full calls
+ * (an upload's warming) may have outstanding to keep NTS busy: more with the HTTP lane.
+ */
+export const callsHandedOut = (concurrency: number, lane = true): number => (lane ? LANE_DEPTH * concurrency : concurrency);
 
 export interface NtsRegistryOptions extends ResilienceOptions, CoalescerOptions {
   serviceKey: string;
@@ -52,13 +60,18 @@ export class NtsRegistry implements SettlingRegistry {
     const concurrency = opts.concurrency ?? RESILIENCE_DEFAULTS.concurrency;
     // Without a fetch of its own (tests bring one), calls go out from a thread that keeps
     // `concurrency` of them on the wire whatever the main thread is doing (http-lane.ts); it is
-    // handed twice as many, so that one is always ready to leave when another returns. The
-    // thread times each attempt from when it goes on the wire; the attempt's timeout here also
-    // allows for its wait for a place (at most one call on the wire), and only fires should the
-    // thread itself not answer.
+    // handed more, so that one is always ready to leave when another returns: partial calls up to
+    // twice as many (fewer, and they would not fill up while they wait for a place), full ones up
+    // to LANE_DEPTH times. A call that returned holds its place until the main thread reads the
+    // answer, which a busy main thread (an upload being read, a chunk's commit) does late: an
+    // upload's warming, ten full calls at a time, kept ~7 of the 10 on the wire, and with
+    // callsHandedOut() at a time 10. The thread times each attempt from when it goes on the wire; the attempt's
+    // timeout here also allows for its wait for a place (at most LANE_DEPTH − 1 calls' time),
+    // and only fires should the thread itself not answer.
     const timeoutMs = opts.timeoutMs ?? RESILIENCE_DEFAULTS.timeoutMs;
     this.#lane = opts.fetch ? undefined : new HttpLane(concurrency, { wireTimeoutMs: timeoutMs });
-    const handedOut = this.#lane ? 2 * concurrency : concurrency;
+    const partial = this.#lane ? 2 * concurrency : concurrency;
+    const handedOut = callsHandedOut(concurrency, this.#lane !== undefined);
     const client = new NtsHttpClient({ serviceKey: opts.serviceKey, baseUrl: opts.baseUrl, fetch: opts.fetch ?? this.#lane!.fetch });
     const observer = opts.observer;
     const budget = opts.budget;
@@ -66,10 +79,10 @@ export class NtsRegistry implements SettlingRegistry {
     // down (or refuse this key) while the other answers
     const beforeAttempt = budget && (observer ? async (s: AbortSignal) => timed(() => budget.take(s), (t) => observer.budgetWait(t)) : (s: AbortSignal) => budget.take(s));
     const statusOnce = counted(opts.daily, (bnos: string[], signal: AbortSignal) => client.callOnce(bnos, signal));
-    const policies = { ...opts, concurrency: handedOut, timeoutMs: this.#lane ? 2 * timeoutMs + LANE_SLACK_MS : timeoutMs };
+    const policies = { ...opts, concurrency: handedOut, timeoutMs: this.#lane ? LANE_DEPTH * timeoutMs + LANE_SLACK_MS : timeoutMs };
     this.#call = resilient(observer ? observed(statusOnce, observer) : statusOnce, policies, { beforeAttempt, onBreakerChange: observer && ((state) => observer.breaker(state)) });
     // calls wait in the coalescer rather than in the bulkhead's queue, so that partial ones fill up meanwhile
-    const outstanding = { maxPending: (opts.queueLimit ?? RESILIENCE_DEFAULTS.queueLimit) * NTS_MAX_PER_CALL, ...opts, maxInFlight: handedOut };
+    const outstanding = { maxPending: (opts.queueLimit ?? RESILIENCE_DEFAULTS.queueLimit) * NTS_MAX_PER_CALL, ...opts, maxInFlight: partial, maxFullInFlight: handedOut };
     this.#coalescer = new Coalescer((bnos) => this.#call(bnos, this.#shutdown.signal), outstanding);
     const validateOnce = counted(opts.daily, (keys: string[], signal: AbortSignal) => client.validateOnce(keys, signal));
     const validateCall = resilient(observer ? observed(validateOnce, observer) : validateOnce, policies, { beforeAttempt });

@@ -23,6 +23,7 @@ import { ModelRefitter } from '../jobs/model-refit.ts';
 import { BatchWorker } from '../jobs/batch-worker.ts';
 import { BatchService } from '../batch/batch-service.ts';
 import { statusWarming } from '../batch/upload-warmer.ts';
+import { callsHandedOut } from '../registry/nts-registry.ts';
 import { ModelProvider } from '../model/model-provider.ts';
 import { AssessService } from '../verification/assess-service.ts';
 import { chooseDirectory } from './addresses.ts';
@@ -115,7 +116,7 @@ export async function startServer(config: Config, opts: { now?: () => Date } = {
   const addresses = addressService(directory, config, (err) => log.warn({ err }, 'an address thread failed; the chunk was checked in-process'));
   const assess = new AssessService({ addresses, models, store, log });
   const worker = new BatchWorker({ store, ...(metrics ? { onCommit: chunkCommits(metrics) } : {}), status, assess, validator, evidence, now, concurrency: Math.max(1, config.batch.workerConcurrency), leaseMs: config.batch.leaseMs, upstreamWaitMs: config.batch.upstreamWaitMs, upstreamRetryMs: config.batch.upstreamRetryMs, log });
-  const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows, chunkChars: config.batch.chunkChars, parseHeapMb: config.batch.parseHeapMb, uploadLeaseMs: config.batch.uploadLeaseMs, upstreamWaitMs: config.batch.upstreamWaitMs }, { now, onQueued: () => worker.notify(), registrySource: status.source, ...(status.source === 'nts' ? { warm: statusWarming(status, config.nts.concurrency, config.role === 'api') } : {}) });
+  const batch = new BatchService(store, { maxRows: config.batch.maxRows, maxFileBytes: config.batch.maxFileBytes, chunkSize: config.batch.chunkRows, chunkChars: config.batch.chunkChars, parseHeapMb: config.batch.parseHeapMb, uploadLeaseMs: config.batch.uploadLeaseMs, upstreamWaitMs: config.batch.upstreamWaitMs }, { now, onQueued: () => worker.notify(), registrySource: status.source, ...(status.source === 'nts' ? { warm: statusWarming(status, callsHandedOut(config.nts.concurrency), config.role === 'api') } : {}) });
   // uploads a crashed process left half-written are invisible; clear them out now and whenever
   // a lease runs out, so a dead upload's chunks do not wait for the next restart
   await batch.sweepDeadUploads();

@@ -5,6 +5,9 @@ import { describeEachAddressStore, type OpenAddressStore, openAddressStore } fro
 import { LocalDirectory } from './local-directory.ts';
 import { matchAddress } from '../domain/address/match.ts';
 import { parseAddress } from '../domain/address/parse.ts';
+import { generateEntries } from './address-db-fixture.ts';
+import type { RelatedLotOf } from '../store/address-store.ts';
+import { mailingsFrom } from '../../scripts/eval/as-written.ts';
 
 const T = { timeout: 30_000 };
 
@@ -257,4 +260,42 @@ test('close() leaves the borrowed store open', T, async () => {
   } finally {
     await db.close();
   }
+});
+
+describeEachAddressStore('LocalDirectory, a chunk at once', (kind) => {
+  test('findMany answers lists as written, lots and addresses without a 시군구 among them, as find does', T, async () => {
+    const db = await openAddressStore(kind);
+    try {
+      const entries = [...generateEntries(2_000, { seed: 31 })];
+      await db.store.upsertEntries(entries);
+      // buildings standing on other buildings' lots, and on lots no building has as its own
+      const related: RelatedLotOf[] = entries.filter((_, i) => i % 7 === 0).map((e, i) => {
+        const other = entries[(i * 53) % entries.length]!;
+        const lot = i % 2 === 0
+          ? { eupmyeondong: other.eupmyeondong, ri: other.ri, mountain: other.jibunMountain, main: other.jibunMain, sub: other.jibunSub }
+          : { eupmyeondong: e.eupmyeondong, ri: e.ri, mountain: false, main: 8_000 + i, sub: 0 };
+        return { buildingId: e.buildingId, sido: i % 2 === 0 ? other.sido : e.sido, sigungu: i % 2 === 0 ? other.sigungu : e.sigungu, lot: { kind: 'related_lot', ...lot } };
+      });
+      await db.store.addRelatedLots(related);
+      const dir = new LocalDirectory(db.store);
+      const written = mailingsFrom(entries, 1_200, 31).map((m) => m.address);
+      // lots and roads as lists write them without the 시군구, or without 시도 and 시군구
+      for (const [i, e] of entries.entries()) {
+        if (i % 10 !== 0) continue;
+        const lot = `${e.ri || e.eupmyeondong} ${e.jibunMountain ? '산' : ''}${e.jibunMain}${e.jibunSub ? `-${e.jibunSub}` : ''}`;
+        written.push(`${e.sido} ${lot}`, lot, `${e.sido} ${e.roadName} ${e.buildingMain}`, `${e.roadName} ${e.buildingMain}${e.buildingSub ? `-${e.buildingSub}` : ''}`);
+      }
+      for (const r of related) written.push(`${r.sido} ${r.sigungu} ${r.lot.eupmyeondong} ${r.lot.main}${r.lot.sub ? `-${r.lot.sub}` : ''}`);
+      const qs = written.map((raw) => parseAddress(raw));
+      assert.ok(qs.filter((q) => q.jibun).length > 300 && qs.filter((q) => q.road && q.sigungu === null).length > 100, 'the chunk asks what it was made to ask');
+      for (const limit of [20, 2]) {
+        const many = await dir.findMany(qs, limit);
+        const one = await Promise.all(qs.map((q) => dir.find(q, limit)));
+        qs.forEach((q, i) => assert.deepEqual(many[i], one[i], `${q.raw}, limit ${limit}`));
+        if (limit === 20) assert.ok(one.filter((es) => es.some((e) => e.via?.kind === 'related_lot')).length > 20, 'some are found by a lot a building stands on');
+      }
+    } finally {
+      await db.close();
+    }
+  });
 });

@@ -11,7 +11,7 @@
 
 import { buildingNameForms, dongAgrees, legalDongOf, mayBeDongTypo, namesBuilding, sigunguAgrees } from '../domain/address/match.ts';
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
-import { roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
+import { anywhereKey, type AnywhereKey, lotKey, type LotKey, roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 import { DirectoryMemory } from './directory-memory.ts';
 
 const SEJONG = '세종특별자치시';
@@ -26,6 +26,17 @@ const NEAR_ROADS = 3;
 const ONE_MAIN = 200;
 
 type Road = NonNullable<ParsedAddress['road']>;
+
+/**
+ * Step 1's answers for one address that findMany asked for its whole chunk: the building as
+ * written by its road (`byRoad`: findByRoad's answer, in the 시군구 when one is written, in any
+ * with `wide` rows when not) and by its lot (`byLot`: findByJibun's answer, or findByRelatedLot's
+ * when that was empty).
+ */
+interface AskedAlready {
+  byRoad?: DirectoryEntry[] | undefined;
+  byLot?: DirectoryEntry[] | undefined;
+}
 
 /** One find(): the address, and what its steps share. */
 interface Asked {
@@ -59,30 +70,44 @@ export class LocalDirectory implements AddressDirectory {
   }
 
   /**
-   * find() of many addresses (a batch chunk's): the buildings written with a road, number and
-   * 시군구 — most of a list — are looked up in one statement first; each address then goes the
-   * way find() goes, with that answer in place of its first question. Same candidates as find().
+   * find() of many addresses (a batch chunk's): the first questions most of a list asks — the
+   * building as written with a road, number and 시군구; with a road and number but no 시군구; the
+   * lot as written, and the buildings standing on it when none is its own — are asked for the
+   * whole chunk in one statement each first; each address then goes the way find() goes, with
+   * those answers in place of its own questions. Same candidates as find().
    */
   async findMany(qs: readonly ParsedAddress[], limit = 20): Promise<DirectoryEntry[][]> {
-    const keys: RoadKey[] = [];
+    if (qs.length === 0 || limit <= 0) return Promise.all(qs.map((q) => this.find(q, limit)));
+    const roads: RoadKey[] = [];
+    const anywhere: AnywhereKey[] = [];
+    const lots: LotKey[] = [];
     for (const q of qs) {
       const k = exactKeyOf(q);
-      if (k) keys.push(k);
+      if (k) roads.push(k);
+      else if (q.road) anywhere.push(anywhereKeyOf(q.road));
+      if (q.jibun) lots.push(lotKeyOf(q, q.jibun));
     }
-    const known = keys.length > 0 && limit > 0 ? await this.#store.findByRoadMany(keys, limit) : new Map<string, DirectoryEntry[]>();
+    const wide = limit * OVERFETCH;
+    const known = roads.length > 0 ? await this.#store.findByRoadMany(roads, limit) : new Map<string, DirectoryEntry[]>();
+    const anywhereKnown = anywhere.length > 0 ? await this.#store.findByRoadAnywhereMany(anywhere, wide) : new Map<string, DirectoryEntry[]>();
+    const lotsKnown = lots.length > 0 ? await this.#store.findByJibunMany(lots, limit) : new Map<string, DirectoryEntry[]>();
+    const bare = lots.filter((k) => lotsKnown.get(lotKey(k))!.length === 0);
+    const relatedKnown = bare.length > 0 ? await this.#store.findByRelatedLotMany(bare, limit) : new Map<string, DirectoryEntry[]>();
     const out: DirectoryEntry[][] = [];
     for (const q of qs) {
       const k = exactKeyOf(q);
-      const byRoad = k ? known.get(roadKey(k)) : undefined;
+      const byRoad = k ? known.get(roadKey(k)) : q.road ? anywhereKnown.get(anywhereKey(anywhereKeyOf(q.road))) : undefined;
+      const lot = q.jibun ? lotKey(lotKeyOf(q, q.jibun)) : null;
+      const byLot = lot === null ? undefined : lotsKnown.get(lot)!.length > 0 ? lotsKnown.get(lot) : relatedKnown.get(lot);
       // most of a list: the building as written, found; what find() answers then, without its
       // chain of awaits (a chunk's thousand of them were a tenth of its checks' garbage)
-      out.push(foundAsWritten(q, byRoad, limit) ?? (await this.#find(q, limit, byRoad)));
+      out.push(foundAsWritten(q, byRoad, limit) ?? (await this.#find(q, limit, { byRoad, byLot })));
     }
     return out;
   }
 
   find(q: ParsedAddress, limit = 20): Promise<DirectoryEntry[]> {
-    return this.#find(q, limit, undefined);
+    return this.#find(q, limit, {});
   }
 
   /** Raised by every write to the directory, in any process (asked of the store at most once a second). */
@@ -93,14 +118,13 @@ export class LocalDirectory implements AddressDirectory {
 
   /**
    * Asks from the most specific question to the broadest; each step answers null when it finds
-   * nothing. `byRoad`: the answer to the first question (the building as written, in its
-   * 시군구), when known already.
+   * nothing. `known`: answers to step 1's questions findMany asked for a whole chunk.
    */
-  async #find(q: ParsedAddress, limit: number, byRoad: DirectoryEntry[] | undefined): Promise<DirectoryEntry[]> {
+  async #find(q: ParsedAddress, limit: number, known: AskedAlready): Promise<DirectoryEntry[]> {
     if (limit <= 0) return [];
     await this.#memory.refresh();
     const a: Asked = { q, limit, wide: limit * OVERFETCH, atMain: null };
-    return (await this.#asWritten(a, byRoad))
+    return (await this.#asWritten(a, known))
       ?? (await this.#nearOrElsewhere(a))
       ?? (await this.#lotAsMeant(a))
       ?? (await this.#onTheRoad(a))
@@ -113,7 +137,7 @@ export class LocalDirectory implements AddressDirectory {
    * 1. The building as written: road + number in the 시군구, and the lot in its 동 (an input may
    *    carry both forms; both are evidence for the same building).
    */
-  async #asWritten(a: Asked, byRoad: DirectoryEntry[] | undefined): Promise<DirectoryEntry[] | null> {
+  async #asWritten(a: Asked, { byRoad, byLot }: AskedAlready): Promise<DirectoryEntry[] | null> {
     const { q, limit, wide } = a;
     const { road, jibun } = q;
     const exact: DirectoryEntry[] = [];
@@ -127,9 +151,9 @@ export class LocalDirectory implements AddressDirectory {
       exact.push(...prefer(found, (e) => e.underground === road.underground));
     }
     if (jibun) {
-      let found = await this.#store.findByJibun(q.sido, q.sigungu, jibun.dong, jibun.main, jibun.sub, limit);
+      let found = byLot ?? (await this.#store.findByJibun(q.sido, q.sigungu, jibun.dong, jibun.main, jibun.sub, limit));
       // no building's own lot: a building may stand on it as well (관련지번)
-      if (found.length === 0) found = await this.#store.findByRelatedLot(q.sido, q.sigungu, jibun.dong, jibun.main, jibun.sub, limit);
+      if (found.length === 0 && !byLot) found = await this.#store.findByRelatedLot(q.sido, q.sigungu, jibun.dong, jibun.main, jibun.sub, limit);
       exact.push(...prefer(found, (e) => (e.via?.kind === 'related_lot' ? e.via.mountain : e.jibunMountain) === jibun.mountain));
     }
     return exact.length > 0 ? dedupe(exact, limit) : null;
@@ -274,6 +298,12 @@ export class LocalDirectory implements AddressDirectory {
 
   async close(): Promise<void> {}
 }
+
+/** A road and number as findByRoadAnywhereMany is asked for it. */
+const anywhereKeyOf = (road: Road): AnywhereKey => ({ roadName: road.name, main: road.main, sub: road.sub });
+
+/** The lot step 1 of find() asks for (findByJibun's and findByRelatedLot's arguments). */
+const lotKeyOf = (q: ParsedAddress, jibun: NonNullable<ParsedAddress['jibun']>): LotKey => ({ sido: q.sido, sigungu: q.sigungu, dong: jibun.dong, main: jibun.main, sub: jibun.sub });
 
 /** The first question find() asks of an address, when findByRoadMany can answer it. */
 function exactKeyOf(q: ParsedAddress): RoadKey | null {

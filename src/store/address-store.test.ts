@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { DirectoryEntry } from '../domain/address/types.ts';
 import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
 import { generateEntries } from '../addresses/address-db-fixture.ts';
-import { ADDRESS_BATCH_SIZE, roadKey } from './address-store.ts';
+import { ADDRESS_BATCH_SIZE, anywhereKey, type AnywhereKey, lotKey, type LotKey, type RelatedLotOf, roadKey } from './address-store.ts';
 
 const many1 = (m: Map<string, DirectoryEntry[]>): DirectoryEntry[] => [...m.values()][0]!;
 
@@ -176,5 +176,84 @@ describeEachAddressStore('AddressStore, many buildings at once, and what a direc
       await write();
       assert.ok((await db.store.directoryVersion()) > was, name);
     }
+  });
+});
+
+describeEachAddressStore('AddressStore, a chunk\'s lots and roads in one statement', (kind) => {
+  let db: OpenAddressStore;
+  const entries = [...generateEntries(1_500, { seed: 30 })];
+  // buildings standing on lots besides their own: some on another building's lot (a lot with
+  // buildings of its own and others), some on lots of their own 동 or 리 no building has, some
+  // on a mountain lot, and one lot two buildings stand on
+  const related: RelatedLotOf[] = entries.filter((_, i) => i % 9 === 0).map((e, i) => {
+    const other = entries[(i * 37) % entries.length]!;
+    const onOther = i % 3 === 0;
+    const byRi = !onOther && e.ri !== '' && i % 2 === 0;
+    return {
+      buildingId: e.buildingId, sido: onOther ? other.sido : e.sido, sigungu: onOther ? other.sigungu : e.sigungu,
+      lot: onOther
+        ? { kind: 'related_lot', eupmyeondong: other.eupmyeondong, ri: other.ri, mountain: other.jibunMountain, main: other.jibunMain, sub: other.jibunSub }
+        : { kind: 'related_lot', eupmyeondong: e.eupmyeondong, ri: e.ri, mountain: i % 5 === 0, main: 9_000 + (i % 4), sub: byRi ? 1 : 0 },
+    };
+  });
+  before(async () => {
+    db = await openAddressStore(kind);
+    await db.store.upsertEntries(entries);
+    await db.store.addRelatedLots(related);
+  });
+  after(() => db.close());
+
+  test('findByJibunMany and findByRelatedLotMany answer each lot as findByJibun and findByRelatedLot do', T, async () => {
+    const keys: LotKey[] = [];
+    for (const [i, e] of entries.entries()) {
+      if (i % 4 !== 0) continue;
+      const dong = e.ri !== '' && i % 8 === 0 ? e.ri : e.eupmyeondong;
+      keys.push({ sido: e.sido, sigungu: e.sigungu, dong, main: e.jibunMain, sub: e.jibunSub });
+      keys.push({ sido: i % 3 === 0 ? null : e.sido, sigungu: null, dong, main: e.jibunMain, sub: e.jibunSub });
+      // another 시군구's, and a lot nobody has
+      keys.push({ sido: e.sido, sigungu: entries[(i + 1) % entries.length]!.sigungu, dong, main: e.jibunMain, sub: e.jibunSub });
+      keys.push({ sido: null, sigungu: null, dong, main: e.jibunMain + 50_000, sub: 0 });
+    }
+    for (const r of related) {
+      const dong = r.lot.ri !== '' && r.lot.sub === 1 ? r.lot.ri : r.lot.eupmyeondong;
+      keys.push({ sido: r.sido, sigungu: r.sigungu, dong, main: r.lot.main, sub: r.lot.sub }, { sido: null, sigungu: null, dong, main: r.lot.main, sub: r.lot.sub });
+    }
+    keys.push(keys[0]!, { sido: null, sigungu: null, dong: '', main: entries[0]!.jibunMain, sub: entries[0]!.jibunSub });
+    let own = 0;
+    let onIt = 0;
+    for (const limit of [1, 3, 20]) {
+      const lots = await db.store.findByJibunMany(keys, limit);
+      const standing = await db.store.findByRelatedLotMany(keys, limit);
+      for (const k of keys) {
+        const why = `${JSON.stringify(k)}, limit ${limit}`;
+        const one = await db.store.findByJibun(k.sido, k.sigungu, k.dong, k.main, k.sub, limit);
+        assert.deepEqual(lots.get(lotKey(k)), one, why);
+        assert.deepEqual(standing.get(lotKey(k)), await db.store.findByRelatedLot(k.sido, k.sigungu, k.dong, k.main, k.sub, limit), why);
+        if (limit === 20) {
+          own += one.length;
+          onIt += standing.get(lotKey(k))!.length;
+        }
+      }
+    }
+    // the keys found what they were made to find
+    assert.ok(own > 500 && onIt > 100, `${own} own, ${onIt} standing on them`);
+  });
+
+  test('findByRoadAnywhereMany answers each road and number as findByRoad(null, …) does', T, async () => {
+    const keys: AnywhereKey[] = entries.filter((_, i) => i % 3 === 0).flatMap((e) => [
+      { roadName: e.roadName, main: e.buildingMain, sub: e.buildingSub },
+      { roadName: e.roadName, main: e.buildingMain + 1, sub: 0 },
+    ]);
+    keys.push(keys[0]!, { roadName: '없는로', main: 1, sub: 0 });
+    let found = 0;
+    for (const limit of [1, 2, 80]) {
+      const many = await db.store.findByRoadAnywhereMany(keys, limit);
+      for (const k of keys) {
+        const one = await db.store.findByRoad(null, k.roadName, k.main, k.sub, limit);
+        assert.deepEqual(many.get(anywhereKey(k)), one, `${JSON.stringify(k)}, limit ${limit}`);
+        if (limit === 80) found += one.length;
+      }
+    }
+    assert.ok(found > 500, `${found} found`);
   });
 });

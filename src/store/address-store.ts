@@ -50,6 +50,58 @@ export interface RoadKey {
 /** A RoadKey as text: its parts joined by U+0001, which no name the parser reads (Hangul and digits) holds. */
 export const roadKey = (k: RoadKey): string => `${k.sigungu}\u0001${k.roadName}\u0001${k.main}\u0001${k.sub}`;
 
+/** A building by its road and number in any 시군구: what findByRoadAnywhereMany is asked. */
+export interface AnywhereKey {
+  roadName: string;
+  main: number;
+  sub: number;
+}
+
+export const anywhereKey = (k: AnywhereKey): string => `${k.roadName}\u0001${k.main}\u0001${k.sub}`;
+
+/** A lot as findByJibun is asked for one (with its 부번): what findByJibunMany and findByRelatedLotMany are asked. */
+export interface LotKey {
+  sido: string | null;
+  sigungu: string | null;
+  /** the 법정동/읍/면 or 법정리 as written */
+  dong: string;
+  main: number;
+  sub: number;
+}
+
+/** A LotKey as text (U+0002 for a 시도 or 시군구 not given, which no name holds). */
+export const lotKey = (k: LotKey): string => `${k.sido ?? '\u0002'}\u0001${k.sigungu ?? '\u0002'}\u0001${k.dong}\u0001${k.main}\u0001${k.sub}`;
+
+/** Whether a building in that 시도 and 시군구 is within a lot key's (findByJibun's `sido = ?` and `sigungu = ?`). */
+const inLotScope = (k: LotKey, sido: string, sigungu: string): boolean => (k.sido === null || sido === k.sido) && (k.sigungu === null || sigungu === k.sigungu);
+
+/** Each key once, with an empty answer to fill, in the order first asked. */
+function distinctKeys<K>(keys: readonly K[], keyOf: (k: K) => string): { out: Map<string, DirectoryEntry[]>; distinct: K[] } {
+  const out = new Map<string, DirectoryEntry[]>();
+  const distinct: K[] = [];
+  for (const k of keys) {
+    const key = keyOf(k);
+    if (out.has(key)) continue;
+    out.set(key, []);
+    distinct.push(k);
+  }
+  return { out, distinct };
+}
+
+/** Text compared as both engines order building ids (digits alone: the same in any collation). */
+const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** findByJibun's order: 부번, 산 after not, then the building's number and id. */
+const byLotOrder = (a: DirectoryEntry, b: DirectoryEntry): number =>
+  a.jibunSub - b.jibunSub || Number(a.jibunMountain) - Number(b.jibunMountain) || a.buildingMain - b.buildingMain || a.buildingSub - b.buildingSub || byText(a.buildingId, b.buildingId);
+
+/** findByRelatedLot's order: the related lot's 부번 and 산, then the building's number and id. */
+function byRelatedLotOrder(a: DirectoryEntry, b: DirectoryEntry): number {
+  const la = a.via as Extract<NonNullable<DirectoryEntry['via']>, { kind: 'related_lot' }>;
+  const lb = b.via as Extract<NonNullable<DirectoryEntry['via']>, { kind: 'related_lot' }>;
+  return la.sub - lb.sub || Number(la.mountain) - Number(lb.mountain) || a.buildingMain - b.buildingMain || a.buildingSub - b.buildingSub || byText(a.buildingId, b.buildingId);
+}
+
 const ROAD_KEYS_PER_STATEMENT = 1_000;
 /** Raises the directory's version (directoryVersion): in every transaction that writes its tables. */
 const BUMP_VERSION = 'UPDATE address_directory_version SET version = version + 1';
@@ -321,6 +373,92 @@ export class AddressStore extends OverSql {
     for (const [k, list] of out) {
       out.set(k, list.toSorted(byUndergroundThenId).slice(0, Math.max(0, limit)));
     }
+    return out;
+  }
+
+  /**
+   * findByRoad(null, road, main, sub, limit) of many buildings in one statement: a chunk's
+   * addresses written without a 시군구 the parser could read (on PostgreSQL a statement each was
+   * a round trip each). The same rows in the same order for each, keyed by anywhereKey.
+   */
+  async findByRoadAnywhereMany(keys: readonly AnywhereKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    const { out, distinct } = distinctKeys(keys, anywhereKey);
+    if (limit <= 0) return out;
+    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
+      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => [k.roadName, k.main, k.sub]);
+      const rows = await this.sql.arrays(
+        `SELECT ${JOINED_COLUMNS}
+         FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a
+           ON a.road_name = k.value ->> 0 AND a.building_main = (k.value ->> 1)::int AND a.building_sub = (k.value ->> 2)::int`,
+        [JSON.stringify(part)],
+      );
+      for (const r of rows) {
+        const e = entryOf(r);
+        out.get(anywhereKey({ roadName: e.roadName, main: e.buildingMain, sub: e.buildingSub }))?.push(e);
+      }
+    }
+    // findByRoad's ORDER BY building_main, building_sub, underground, building_id (one main and sub per key)
+    for (const [k, list] of out) out.set(k, list.toSorted(byUndergroundThenId).slice(0, Math.max(0, limit)));
+    return out;
+  }
+
+  /**
+   * findByJibun(sido, sigungu, dong, main, sub, limit) of many lots in one statement (a chunk's
+   * addresses written with a lot): the same rows in the same order for each, keyed by lotKey.
+   * Each arm of findByJibun's OR is a join of its own, so that each reads its index.
+   */
+  async findByJibunMany(keys: readonly LotKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    const { out, distinct } = distinctKeys(keys, lotKey);
+    if (limit <= 0) return out;
+    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
+      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT);
+      const list = JSON.stringify(part.map((k, i) => [k.dong, k.main, k.sub, i]));
+      const arm = (dong: string): string =>
+        `SELECT ${JOINED_COLUMNS}, k.value ->> 3 FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a
+           ON ${dong} AND a.jibun_main = (k.value ->> 1)::int AND a.jibun_sub = (k.value ->> 2)::int`;
+      const rows = await this.sql.arrays(`${arm('a.eupmyeondong = k.value ->> 0')} UNION ALL ${arm("a.ri = k.value ->> 0 AND a.ri <> ''")}`, [list, list]);
+      for (const r of rows) {
+        const k = part[Number(r[16])]!;
+        const e = entryOf(r);
+        // a building whose 동 and 리 are both the name is one row of findByJibun's, two here
+        const found = out.get(lotKey(k))!;
+        if (inLotScope(k, e.sido, e.sigungu) && !found.some((f) => f.buildingId === e.buildingId)) found.push(e);
+      }
+    }
+    // findByJibun's ORDER BY jibun_sub, mountain, building_main, building_sub, building_id (one 부번 per key)
+    for (const [k, list] of out) out.set(k, list.toSorted(byLotOrder).slice(0, Math.max(0, limit)));
+    return out;
+  }
+
+  /** findByRelatedLot of many lots in one statement, as findByJibunMany is findByJibun's. */
+  async findByRelatedLotMany(keys: readonly LotKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    const { out, distinct } = distinctKeys(keys, lotKey);
+    if (limit <= 0) return out;
+    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
+      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT);
+      const list = JSON.stringify(part.map((k, i) => [k.dong, k.main, k.sub, i]));
+      const arm = (dong: string): string =>
+        `SELECT ${JOINED_COLUMNS}, x.sido, x.sigungu, x.eupmyeondong, x.ri, x.mountain, x.jibun_main, x.jibun_sub, k.value ->> 3
+         FROM ${jsonListTable(this.sql.dialect)} JOIN address_related_lots x
+           ON ${dong} AND x.jibun_main = (k.value ->> 1)::int AND x.jibun_sub = (k.value ->> 2)::int
+         JOIN address_directory a ON a.building_id = x.building_id`;
+      const rows = await this.sql.arrays(`${arm('x.eupmyeondong = k.value ->> 0')} UNION ALL ${arm("x.ri = k.value ->> 0 AND x.ri <> ''")}`, [list, list]);
+      const seen = new Map<string, Set<string>>();
+      for (const r of rows) {
+        const k = part[Number(r[23])]!;
+        if (!inLotScope(k, String(r[16]), String(r[17]))) continue;
+        const via = { kind: 'related_lot', eupmyeondong: String(r[18]), ri: String(r[19]), mountain: bool(r[20]), main: Number(r[21]), sub: Number(r[22]) } as const;
+        // one related lot's row per building and lot, as findByRelatedLot's OR gives it, though both arms matched it
+        const key = lotKey(k);
+        const row = `${String(r[0])}\u0001${via.eupmyeondong}\u0001${via.ri}\u0001${via.mountain}`;
+        const rowsOfKey = seen.get(key) ?? seen.set(key, new Set()).get(key)!;
+        if (rowsOfKey.has(row)) continue;
+        rowsOfKey.add(row);
+        out.get(key)!.push({ ...entryOf(r), via });
+      }
+    }
+    // findByRelatedLot's ORDER BY x.jibun_sub, x.mountain, a.building_main, a.building_sub, a.building_id
+    for (const [k, list] of out) out.set(k, list.toSorted(byRelatedLotOrder).slice(0, Math.max(0, limit)));
     return out;
   }
 

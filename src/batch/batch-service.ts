@@ -367,8 +367,12 @@ export class BatchService {
         }
       }
       await appendChunk(this.#store.batches, jobId, chunkNo, chunk, opened.headers, opened.chosen);
-      warmer.stop();
-      if (req.truncated?.()) throw this.#tooLarge();
+      if (req.truncated?.()) {
+        warmer.stop();
+        throw this.#tooLarge();
+      }
+      // all read: the chunk the warmer took last goes too, rather than being left to the job
+      warmer.finish();
       // bounded: an NTS that hangs does not hold the upload
       if (this.#warm?.jobsElsewhere) await settledWithin(warmer.settled(), WARM_SETTLE_MS);
       const fingerprint = hash.digest('hex');

@@ -36,6 +36,29 @@ test('takes a whole chunk while a lane is free, asks it in full calls no more at
   await w.settled();
 });
 
+test('at the upload\'s end the chunk taken last goes too, even while every lane is busy; after stop() nothing does', async () => {
+  const l = heldLookup();
+  const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 2 });
+  for (const b of numbers(250)) w.add(b, 1);
+  assert.deepEqual(l.calls.map((c) => c.length), [100, 100], 'both lanes out; fifty of the chunk wait for more of it');
+  w.finish();
+  assert.equal(l.calls.length, 2, 'no lane is free yet');
+  await l.releaseAll();
+  assert.deepEqual(l.calls.map((c) => c.length), [100, 100, 50], 'the fifty leave with the first free lane');
+  for (const b of numbers(100, 5_000)) w.add(b, 2);
+  await l.releaseAll();
+  assert.equal(l.calls.length, 3, 'nothing added after the end is asked');
+  await w.settled();
+
+  const s = heldLookup();
+  const stopped = new UploadWarmer({ lookup: s.lookup, limit: 1_000_000, perCall: 100, inFlight: 2 });
+  for (const b of numbers(150)) stopped.add(b, 1);
+  stopped.stop();
+  await s.releaseAll();
+  assert.deepEqual(s.calls.map((c) => c.length), [100], 'a refused upload asks nothing more');
+  await stopped.settled();
+});
+
 test('a chunk\'s short last call goes once the chunk is all read, not before', async () => {
   const l = heldLookup();
   const w = new UploadWarmer({ lookup: l.lookup, limit: 1_000_000, perCall: 100, inFlight: 10 });

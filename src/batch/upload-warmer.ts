@@ -82,6 +82,19 @@ export class UploadWarmer {
     this.#pump(false);
   }
 
+  /**
+   * The upload is all read: the chunk taken last goes too, in a short last call if it is one (it
+   * waited for more of its numbers, and no more come), then nothing more is asked. Dropped, its
+   * numbers were left to the job, whose chunks holding them — the list's last new numbers, often
+   * repeated further on — could each ask NTS for them at once.
+   */
+  finish(): void {
+    if (this.#stopped) return;
+    this.#taking = false;
+    this.#pump(true);
+    this.#stopped = true;
+  }
+
   /** Asks nothing more; lookups under way finish (their answers are cached all the same). */
   stop(): void {
     this.#stopped = true;

@@ -405,25 +405,16 @@ export class AddressStore extends OverSql {
   /**
    * findByJibun(sido, sigungu, dong, main, sub, limit) of many lots in one statement (a chunk's
    * addresses written with a lot): the same rows in the same order for each, keyed by lotKey.
-   * Each arm of findByJibun's OR is a join of its own, so that each reads its index.
    */
   async findByJibunMany(keys: readonly LotKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
     const { out, distinct } = distinctKeys(keys, lotKey);
     if (limit <= 0) return out;
-    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
-      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT);
-      const list = JSON.stringify(part.map((k, i) => [k.dong, k.main, k.sub, i]));
-      const arm = (dong: string): string =>
-        `SELECT ${JOINED_COLUMNS}, k.value ->> 3 FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a
-           ON ${dong} AND a.jibun_main = (k.value ->> 1)::int AND a.jibun_sub = (k.value ->> 2)::int`;
-      const rows = await this.sql.arrays(`${arm('a.eupmyeondong = k.value ->> 0')} UNION ALL ${arm("a.ri = k.value ->> 0 AND a.ri <> ''")}`, [list, list]);
-      for (const r of rows) {
-        const k = part[Number(r[16])]!;
-        const e = entryOf(r);
-        // a building whose 동 and 리 are both the name is one row of findByJibun's, two here
-        const found = out.get(lotKey(k))!;
-        if (inLotScope(k, e.sido, e.sigungu) && !found.some((f) => f.buildingId === e.buildingId)) found.push(e);
-      }
+    const rows = await this.#lotRows(distinct, 'a', (on) => `SELECT ${JOINED_COLUMNS}, k.value ->> 3 FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a ON ${on}`);
+    for (const { key, row } of rows) {
+      const e = entryOf(row);
+      // a building whose 동 and 리 are both the name is one row of findByJibun's, two here
+      const found = out.get(lotKey(key))!;
+      if (inLotScope(key, e.sido, e.sigungu) && !found.some((f) => f.buildingId === e.buildingId)) found.push(e);
     }
     // findByJibun's ORDER BY jibun_sub, mountain, building_main, building_sub, building_id (one 부번 per key)
     for (const [k, list] of out) out.set(k, list.toSorted(byLotOrder).slice(0, Math.max(0, limit)));
@@ -434,31 +425,43 @@ export class AddressStore extends OverSql {
   async findByRelatedLotMany(keys: readonly LotKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
     const { out, distinct } = distinctKeys(keys, lotKey);
     if (limit <= 0) return out;
-    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
-      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT);
-      const list = JSON.stringify(part.map((k, i) => [k.dong, k.main, k.sub, i]));
-      const arm = (dong: string): string =>
-        `SELECT ${JOINED_COLUMNS}, x.sido, x.sigungu, x.eupmyeondong, x.ri, x.mountain, x.jibun_main, x.jibun_sub, k.value ->> 3
-         FROM ${jsonListTable(this.sql.dialect)} JOIN address_related_lots x
-           ON ${dong} AND x.jibun_main = (k.value ->> 1)::int AND x.jibun_sub = (k.value ->> 2)::int
-         JOIN address_directory a ON a.building_id = x.building_id`;
-      const rows = await this.sql.arrays(`${arm('x.eupmyeondong = k.value ->> 0')} UNION ALL ${arm("x.ri = k.value ->> 0 AND x.ri <> ''")}`, [list, list]);
-      const seen = new Map<string, Set<string>>();
-      for (const r of rows) {
-        const k = part[Number(r[23])]!;
-        if (!inLotScope(k, String(r[16]), String(r[17]))) continue;
-        const via = { kind: 'related_lot', eupmyeondong: String(r[18]), ri: String(r[19]), mountain: bool(r[20]), main: Number(r[21]), sub: Number(r[22]) } as const;
-        // one related lot's row per building and lot, as findByRelatedLot's OR gives it, though both arms matched it
-        const key = lotKey(k);
-        const row = `${String(r[0])}\u0001${via.eupmyeondong}\u0001${via.ri}\u0001${via.mountain}`;
-        const rowsOfKey = seen.get(key) ?? seen.set(key, new Set()).get(key)!;
-        if (rowsOfKey.has(row)) continue;
-        rowsOfKey.add(row);
-        out.get(key)!.push({ ...entryOf(r), via });
-      }
+    const rows = await this.#lotRows(distinct, 'x', (on) =>
+      `SELECT ${JOINED_COLUMNS}, x.sido, x.sigungu, x.eupmyeondong, x.ri, x.mountain, x.jibun_main, x.jibun_sub, k.value ->> 3
+       FROM ${jsonListTable(this.sql.dialect)} JOIN address_related_lots x ON ${on} JOIN address_directory a ON a.building_id = x.building_id`);
+    const seen = new Set<string>();
+    for (const { key, row: r } of rows) {
+      if (!inLotScope(key, String(r[16]), String(r[17]))) continue;
+      const via = { kind: 'related_lot', eupmyeondong: String(r[18]), ri: String(r[19]), mountain: bool(r[20]), main: Number(r[21]), sub: Number(r[22]) } as const;
+      // one related lot's row per building, as findByRelatedLot's OR gives it, though both arms matched it
+      const k = lotKey(key);
+      const once = `${k}\u0003${String(r[0])}\u0001${via.eupmyeondong}\u0001${via.ri}\u0001${via.mountain}`;
+      if (seen.has(once)) continue;
+      seen.add(once);
+      out.get(k)!.push({ ...entryOf(r), via });
     }
     // findByRelatedLot's ORDER BY x.jibun_sub, x.mountain, a.building_main, a.building_sub, a.building_id
     for (const [k, list] of out) out.set(k, list.toSorted(byRelatedLotOrder).slice(0, Math.max(0, limit)));
+    return out;
+  }
+
+  /**
+   * The rows of both arms of a lot's OR — under its 법정동/읍/면, or under its 리 — for each of
+   * `keys`, each arm a join of its own so that each reads its index. `select` makes an arm's
+   * statement from its join condition on `table` (the keys' list as `k`, the key's index the last
+   * column).
+   */
+  async #lotRows(keys: readonly LotKey[], table: 'a' | 'x', select: (on: string) => string): Promise<{ key: LotKey; row: unknown[] }[]> {
+    const out: { key: LotKey; row: unknown[] }[] = [];
+    const lot = `${table}.jibun_main = (k.value ->> 1)::int AND ${table}.jibun_sub = (k.value ->> 2)::int`;
+    for (let at = 0; at < keys.length; at += ROAD_KEYS_PER_STATEMENT) {
+      const part = keys.slice(at, at + ROAD_KEYS_PER_STATEMENT);
+      const list = JSON.stringify(part.map((k, i) => [k.dong, k.main, k.sub, i]));
+      const rows = await this.sql.arrays(
+        `${select(`${table}.eupmyeondong = k.value ->> 0 AND ${lot}`)} UNION ALL ${select(`${table}.ri = k.value ->> 0 AND ${table}.ri <> '' AND ${lot}`)}`,
+        [list, list],
+      );
+      for (const row of rows) out.push({ key: part[Number(row.at(-1))]!, row });
+    }
     return out;
   }
 

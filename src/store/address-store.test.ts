@@ -184,7 +184,7 @@ describeEachAddressStore('AddressStore, a chunk\'s lots and roads in one stateme
   const entries = [...generateEntries(1_500, { seed: 30 })];
   // buildings standing on lots besides their own: some on another building's lot (a lot with
   // buildings of its own and others), some on lots of their own 동 or 리 no building has, some
-  // on a mountain lot, and one lot two buildings stand on
+  // on a mountain lot, several on one such lot
   const related: RelatedLotOf[] = entries.filter((_, i) => i % 9 === 0).map((e, i) => {
     const other = entries[(i * 37) % entries.length]!;
     const onOther = i % 3 === 0;

@@ -347,15 +347,7 @@ export class AddressStore extends OverSql {
    * per address spent most of its time in the statement, not in the index.
    */
   async findByRoadMany(keys: readonly RoadKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
-    const out = new Map<string, DirectoryEntry[]>();
-    const asked = new Map<string, RoadKey>();
-    for (const k of keys) {
-      const key = roadKey(k);
-      if (asked.has(key)) continue;
-      asked.set(key, k);
-      out.set(key, []);
-    }
-    const distinct = [...asked.values()];
+    const { out, distinct } = distinctKeys(keys, roadKey);
     for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
       const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => [k.sigungu, k.roadName, k.main, k.sub]);
       const rows = await this.sql.arrays(
@@ -370,9 +362,7 @@ export class AddressStore extends OverSql {
       }
     }
     // findByRoad's ORDER BY building_main, building_sub, underground, building_id (one main and sub per key)
-    for (const [k, list] of out) {
-      out.set(k, list.toSorted(byUndergroundThenId).slice(0, Math.max(0, limit)));
-    }
+    for (const [k, list] of out) out.set(k, list.toSorted(byUndergroundThenId).slice(0, Math.max(0, limit)));
     return out;
   }
 

@@ -5,11 +5,16 @@
 //
 // JavaScript checked by tsc (JSDoc types), not TypeScript: a thread that loads a .ts file also
 // loads Node's type stripper, ~11 MB of resident memory for a thread that otherwise holds ~24.
+import http from 'node:http';
+import https from 'node:https';
 import { parentPort, workerData } from 'node:worker_threads';
 
 /** @import { FromLane, LaneRequest, LaneSetup, ToLane } from './http-lane.ts' */
 
 const { maxInFlight, wireTimeoutMs } = /** @type {LaneSetup} */ (workerData);
+// connections kept open between calls, one per place on the wire
+const httpAgent = new http.Agent({ keepAlive: true, maxSockets: maxInFlight });
+const httpsAgent = new https.Agent({ keepAlive: true, maxSockets: maxInFlight });
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort);
 /** @type {LaneRequest[]} */
 const queue = [];
@@ -38,26 +43,62 @@ function send(req) {
 }
 
 /**
+ * One request, as fetch would answer it: the status, headers and whole body as text, or the error
+ * a failed fetch rejects with (a TypeError "fetch failed" whose cause is the socket's error; the
+ * signal's reason when it was aborted). node:http rather than fetch: the same call cost this thread
+ * three times the CPU through fetch's streams and objects (bench/RESULTS.md). No redirects are
+ * followed and no compression is asked for: NTS answers neither way.
  * @param {LaneRequest} req
  * @param {AbortSignal} signal
  * @returns {Promise<FromLane>}
  */
-async function call(req, signal) {
-  try {
-    const res = await fetch(req.url, { method: req.method, headers: req.headers, body: req.body, signal });
-    // the body is read here: a call holds its place until its answer is whole
-    const text = await res.text();
-    return { id: req.id, ok: true, status: res.status, headers: [...res.headers], text };
-  } catch (thrown) {
-    // fetch rejects with its signal's reason, the timeout above included
-    const error = signal.aborted ? signal.reason : thrown;
-    const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
-    const code = cause && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
-    return {
-      id: req.id, ok: false, name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error),
-      cause: cause && { message: cause.message, code },
+function call(req, signal) {
+  return new Promise((resolve) => {
+    let settled = false;
+    /** @param {FromLane} reply */
+    const settle = (reply) => {
+      if (settled) return;
+      settled = true;
+      resolve(reply);
     };
-  }
+    /** @param {unknown} thrown */
+    const fail = (thrown) => {
+      const error = signal.aborted ? signal.reason : new TypeError('fetch failed', { cause: thrown });
+      const cause = error instanceof Error && error.cause instanceof Error ? error.cause : undefined;
+      const code = cause && 'code' in cause && typeof cause.code === 'string' ? cause.code : undefined;
+      settle({
+        id: req.id, ok: false, name: error instanceof Error ? error.name : 'Error', message: error instanceof Error ? error.message : String(error),
+        cause: cause && { message: cause.message, code },
+      });
+    };
+    let url;
+    try {
+      url = new URL(req.url);
+    } catch (thrown) {
+      fail(thrown);
+      return;
+    }
+    const secure = url.protocol === 'https:';
+    const headers = req.body === undefined ? req.headers : { ...req.headers, 'content-length': String(Buffer.byteLength(req.body)) };
+    const request = (secure ? https : http).request(url, { method: req.method, headers, agent: secure ? httpsAgent : httpAgent, signal }, (res) => {
+      /** @type {Buffer[]} */
+      const parts = [];
+      res.on('data', (/** @type {Buffer} */ b) => parts.push(b));
+      res.on('error', fail);
+      // a body cut short (the connection closed, or aborted) ends without 'end'
+      res.on('close', () => {
+        if (!res.complete) fail(Object.assign(new Error('the connection closed before the answer was whole'), { code: 'UND_ERR_SOCKET' }));
+      });
+      res.on('end', () => {
+        /** @type {[string, string][]} */
+        const pairs = [];
+        for (const [name, value] of Object.entries(res.headers)) if (value !== undefined) pairs.push([name, Array.isArray(value) ? value.join(', ') : value]);
+        settle({ id: req.id, ok: true, status: res.statusCode ?? 0, headers: pairs, text: Buffer.concat(parts).toString('utf8') });
+      });
+    });
+    request.on('error', fail);
+    request.end(req.body);
+  });
 }
 
 /** @param {unknown} reason */

@@ -138,6 +138,54 @@ describe('HttpLane: requests sent from a thread', () => {
     await failed;
     await assert.rejects(lane.fetch(`${srv.url}/late`), /fetch failed/);
   });
+
+  test('an answer comes back as fetch gives it: status, repeated headers joined, a body in parts, UTF-8 split across them', T, async () => {
+    const lane = new HttpLane(2);
+    try {
+      srv.held.length = 0;
+      const pending = lane.fetch(`${srv.url}/whole`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"b_no":["가"]}' });
+      await until(() => srv.held.length === 1, 'the request');
+      const res = srv.held[0]!;
+      res.writeHead(429, [['Retry-After', '7'], ['X-Seen', 'a'], ['X-Seen', 'b']]);
+      const text = Buffer.from('{"msg":"한도 초과"}');
+      // the first byte of 한 in one part, the rest in the next
+      res.write(text.subarray(0, 9));
+      await new Promise((r) => setTimeout(r, 20));
+      res.end(text.subarray(9));
+      const got = await pending;
+      assert.equal(got.status, 429);
+      assert.equal(got.headers.get('retry-after'), '7');
+      assert.equal(got.headers.get('x-seen'), 'a, b');
+      assert.equal(await got.text(), '{"msg":"한도 초과"}');
+      assert.match(srv.seen.at(-1)!, /\{"b_no":\["가"\]\}$/);
+    } finally {
+      await lane.close();
+    }
+  });
+
+  test('a body cut short fails as a network error; one that stalls is cut by the time on the wire', T, async () => {
+    const lane = new HttpLane(2, { wireTimeoutMs: 300 });
+    try {
+      srv.held.length = 0;
+      const cut = lane.fetch(`${srv.url}/cut`, { method: 'POST', body: 'x' }).then(() => null, (e: unknown) => e);
+      await until(() => srv.held.length === 1, 'the request');
+      srv.held[0]!.writeHead(200, { 'content-length': '100' });
+      srv.held[0]!.write('{"data":[');
+      await new Promise((r) => setTimeout(r, 20));
+      srv.held[0]!.socket!.destroy();
+      const error = await cut;
+      assert.ok(error instanceof TypeError && /fetch failed/.test(error.message), `a network error, not ${String(error)}`);
+      const client = new NtsHttpClient({ serviceKey: 'key', baseUrl: srv.url, fetch: lane.fetch });
+      const stalled = client.callOnce([numberAt(2)], new AbortController().signal).then(() => null, (e: unknown) => e);
+      await until(() => srv.held.length === 2, 'the second request');
+      srv.held[1]!.writeHead(200, { 'content-type': 'application/json' });
+      srv.held[1]!.write('{"data":[');
+      const timedOut = await stalled;
+      assert.ok(timedOut instanceof UpstreamError && timedOut.fault === 'timeout', `an NTS timeout, not ${String(timedOut)}`);
+    } finally {
+      await lane.close();
+    }
+  });
 });
 
 test('a thread that dies fails what it held, as a network error would; the next request starts a new one', T, async () => {

@@ -277,7 +277,19 @@ describeEachAddressStore('LocalDirectory, a chunk at once', (kind) => {
         return { buildingId: e.buildingId, sido: i % 2 === 0 ? other.sido : e.sido, sigungu: i % 2 === 0 ? other.sigungu : e.sigungu, lot: { kind: 'related_lot', ...lot } };
       });
       await db.store.addRelatedLots(related);
-      const dir = new LocalDirectory(db.store);
+      // the directory's questions counted by finder
+      const asked = new Map<string, number>();
+      const counted = new Proxy(db.store, {
+        get(target, name, receiver) {
+          const v: unknown = Reflect.get(target, name, receiver);
+          if (typeof v !== 'function') return v;
+          return (...args: unknown[]) => {
+            if (typeof name === 'string' && name.startsWith('findBy')) asked.set(name, (asked.get(name) ?? 0) + 1);
+            return (v as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+      const dir = new LocalDirectory(counted);
       const written = mailingsFrom(entries, 1_200, 31).map((m) => m.address);
       // lots and roads as lists write them without the 시군구, or without 시도 and 시군구
       for (const [i, e] of entries.entries()) {
@@ -288,9 +300,15 @@ describeEachAddressStore('LocalDirectory, a chunk at once', (kind) => {
       for (const r of related) written.push(`${r.sido} ${r.sigungu} ${r.lot.eupmyeondong} ${r.lot.main}${r.lot.sub ? `-${r.lot.sub}` : ''}`);
       const qs = written.map((raw) => parseAddress(raw));
       assert.ok(qs.filter((q) => q.jibun).length > 300 && qs.filter((q) => q.road && q.sigungu === null).length > 100, 'the chunk asks what it was made to ask');
+      const total = (): number => [...asked.values()].reduce((a, b) => a + b, 0);
       for (const limit of [20, 2]) {
+        asked.clear();
         const many = await dir.findMany(qs, limit);
+        const askedMany = total();
+        asked.clear();
         const one = await Promise.all(qs.map((q) => dir.find(q, limit)));
+        // the chunk's questions went to the store together: a few statements per step, not one per address and step
+        assert.ok(askedMany * 25 < total(), `findMany asked the store ${askedMany} times, find() ${total()} times`);
         qs.forEach((q, i) => assert.deepEqual(many[i], one[i], `${q.raw}, limit ${limit}`));
         if (limit === 20) assert.ok(one.filter((es) => es.some((e) => e.via?.kind === 'related_lot')).length > 20, 'some are found by a lot a building stands on');
       }

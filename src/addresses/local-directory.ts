@@ -13,6 +13,7 @@ import { buildingNameForms, dongAgrees, legalDongOf, mayBeDongTypo, namesBuildin
 import type { AddressDirectory, DirectoryEntry, ParsedAddress } from '../domain/address/types.ts';
 import { anywhereKey, type AnywhereKey, lotKey, type LotKey, roadKey, type AddressStore, type RoadKey } from '../store/address-store.ts';
 import { DirectoryMemory } from './directory-memory.ts';
+import { ChunkFinds, type Finds } from './chunk-finds.ts';
 
 const SEJONG = '세종특별자치시';
 /** Rows fetched when a filter the store cannot apply (the 시도 of a road search) runs afterwards. */
@@ -46,6 +47,8 @@ interface Asked {
   wide: number;
   /** the written road's buildings of its 본번 in any 시군구 (step 3's first question), when step 2 asked already */
   atMain: DirectoryEntry[] | null;
+  /** where the later steps ask: the store, or a chunk's questions asked together (ChunkFinds) */
+  finds: Finds;
 }
 
 const inSido = (q: ParsedAddress, e: DirectoryEntry): boolean => q.sido === null || e.sido === q.sido;
@@ -93,21 +96,22 @@ export class LocalDirectory implements AddressDirectory {
     const lotsKnown = lots.length > 0 ? await this.#store.findByJibunMany(lots, limit) : new Map<string, DirectoryEntry[]>();
     const bare = lots.filter((k) => lotsKnown.get(lotKey(k))!.length === 0);
     const relatedKnown = bare.length > 0 ? await this.#store.findByRelatedLotMany(bare, limit) : new Map<string, DirectoryEntry[]>();
-    const out: DirectoryEntry[][] = [];
-    for (const q of qs) {
+    // the rest go find()'s way all at once, their later steps' questions asked together
+    const finds = new ChunkFinds(this.#store);
+    return Promise.all(qs.map((q) => {
       const k = exactKeyOf(q);
       const byRoad = k ? known.get(roadKey(k)) : q.road ? anywhereKnown.get(anywhereKey(anywhereKeyOf(q.road))) : undefined;
       const lot = q.jibun ? lotKey(lotKeyOf(q, q.jibun)) : null;
       const byLot = lot === null ? undefined : lotsKnown.get(lot)!.length > 0 ? lotsKnown.get(lot) : relatedKnown.get(lot);
       // most of a list: the building as written, found; what find() answers then, without its
       // chain of awaits (a chunk's thousand of them were a tenth of its checks' garbage)
-      out.push(foundAsWritten(q, byRoad, limit) ?? (await this.#find(q, limit, { byRoad, byLot })));
-    }
-    return out;
+      const found = foundAsWritten(q, byRoad, limit);
+      return found ? Promise.resolve(found) : this.#find(q, limit, { byRoad, byLot }, finds);
+    }));
   }
 
   find(q: ParsedAddress, limit = 20): Promise<DirectoryEntry[]> {
-    return this.#find(q, limit, {});
+    return this.#find(q, limit, {}, this.#store);
   }
 
   /** Raised by every write to the directory, in any process (asked of the store at most once a second). */
@@ -118,12 +122,13 @@ export class LocalDirectory implements AddressDirectory {
 
   /**
    * Asks from the most specific question to the broadest; each step answers null when it finds
-   * nothing. `known`: answers to step 1's questions findMany asked for a whole chunk.
+   * nothing. `known`: answers to step 1's questions findMany asked for a whole chunk; `finds`:
+   * where the later steps ask.
    */
-  async #find(q: ParsedAddress, limit: number, known: AskedAlready): Promise<DirectoryEntry[]> {
+  async #find(q: ParsedAddress, limit: number, known: AskedAlready, finds: Finds): Promise<DirectoryEntry[]> {
     if (limit <= 0) return [];
     await this.#memory.refresh();
-    const a: Asked = { q, limit, wide: limit * OVERFETCH, atMain: null };
+    const a: Asked = { q, limit, wide: limit * OVERFETCH, atMain: null, finds };
     return (await this.#asWritten(a, known))
       ?? (await this.#nearOrElsewhere(a))
       ?? (await this.#lotAsMeant(a))
@@ -188,16 +193,16 @@ export class LocalDirectory implements AddressDirectory {
     const found: DirectoryEntry[] = [];
     let written: DirectoryEntry[];
     if (asked.length > 0) {
-      const at = await this.#store.findByRoadsAt([...asked, road.name], road.main, road.sub, wide);
+      const at = await a.finds.findByRoadsAt([...asked, road.name], road.main, road.sub, wide);
       for (const name of asked) found.push(...at.get(name)!.filter((e) => inSido(q, e) && inSigungu(q, e)));
       written = at.get(road.name)!;
     } else {
       // nothing else to ask: the written road's buildings of the whole 본번, in findByRoad's
       // order, which step 3 asks for next; those of the 부번 are findByRoadsAt's answer, in its order
-      a.atMain = await this.#store.findByRoad(null, road.name, road.main, null, ONE_MAIN);
+      a.atMain = await a.finds.findByRoad(null, road.name, road.main, null, ONE_MAIN);
       written = a.atMain.length < ONE_MAIN
         ? a.atMain.filter((e) => e.buildingSub === road.sub).slice(0, wide)
-        : (await this.#store.findByRoadsAt([road.name], road.main, road.sub, wide)).get(road.name)!;
+        : (await a.finds.findByRoadsAt([road.name], road.main, road.sub, wide)).get(road.name)!;
     }
     found.push(...written.filter((e) => inSido(q, e)));
     return found.length > 0 ? dedupe(found, limit) : null;
@@ -242,12 +247,12 @@ export class LocalDirectory implements AddressDirectory {
       }
       // no number: the road's buildings in the written 시군구 first, those elsewhere in the
       // 시도 only to fill up the list (it stays ambiguous whatever it holds)
-      const near = q.sigungu === null ? [] : (await this.#store.findByRoad(q.sigungu, name, null, null, limit)).filter((e) => inSido(q, e));
-      return near.length >= limit ? near : [...near, ...(await this.#store.findByRoadName(name, q.sido, wide))];
+      const near = q.sigungu === null ? [] : (await a.finds.findByRoad(q.sigungu, name, null, null, limit)).filter((e) => inSido(q, e));
+      return near.length >= limit ? near : [...near, ...(await a.finds.findByRoadName(name, q.sido, wide))];
     }
-    const atMain = name === road.name && a.atMain ? a.atMain.slice(0, wide) : await this.#store.findByRoad(null, name, road.main, null, wide);
+    const atMain = name === road.name && a.atMain ? a.atMain.slice(0, wide) : await a.finds.findByRoad(null, name, road.main, null, wide);
     const same = atMain.filter((e) => inSido(q, e));
-    return same.length > 0 ? same : this.#store.findByRoadName(name, q.sido, enough);
+    return same.length > 0 ? same : a.finds.findByRoadName(name, q.sido, enough);
   }
 
   /**
@@ -262,8 +267,8 @@ export class LocalDirectory implements AddressDirectory {
     if (!jibun) return null;
     const legal = legalDongOf(jibun.dong);
     const lotIn = async (sigungu: string | null, dong: string): Promise<DirectoryEntry[]> => {
-      const own = await this.#store.findByJibun(q.sido, sigungu, dong, jibun.main, jibun.sub, limit);
-      return own.length > 0 ? own : this.#store.findByRelatedLot(q.sido, sigungu, dong, jibun.main, jibun.sub, limit);
+      const own = await a.finds.findByJibun(q.sido, sigungu, dong, jibun.main, jibun.sub, limit);
+      return own.length > 0 ? own : a.finds.findByRelatedLot(q.sido, sigungu, dong, jibun.main, jibun.sub, limit);
     };
     let found = legal !== jibun.dong ? await lotIn(q.sigungu, legal) : [];
     // in another 시군구 only of a written 시도 (as a road's number in step 2); without a 시도, only
@@ -281,7 +286,7 @@ export class LocalDirectory implements AddressDirectory {
   async #anySubLot(a: Asked): Promise<DirectoryEntry[] | null> {
     const { q, limit } = a;
     if (!q.jibun) return null;
-    const found = await this.#store.findByJibun(q.sido, q.sigungu, q.jibun.dong, q.jibun.main, null, limit);
+    const found = await a.finds.findByJibun(q.sido, q.sigungu, q.jibun.dong, q.jibun.main, null, limit);
     return found.length > 0 ? dedupe(found, limit) : null;
   }
 

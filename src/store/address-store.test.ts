@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { DirectoryEntry } from '../domain/address/types.ts';
 import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
 import { generateEntries } from '../addresses/address-db-fixture.ts';
-import { ADDRESS_BATCH_SIZE, anywhereKey, type AnywhereKey, lotKey, type LotKey, type RelatedLotOf, roadKey } from './address-store.ts';
+import { ADDRESS_BATCH_SIZE, anywhereKey, type AnywhereKey, lotKey, type LotKey, mainKey, type MainKey, type RelatedLotOf, roadKey, roadNameKey, type RoadNameKey } from './address-store.ts';
 
 const many1 = (m: Map<string, DirectoryEntry[]>): DirectoryEntry[] => [...m.values()][0]!;
 
@@ -255,5 +255,36 @@ describeEachAddressStore('AddressStore, a chunk\'s lots and roads in one stateme
       }
     }
     assert.ok(found > 500, `${found} found`);
+  });
+
+  test('findByRoadMainMany and findByRoadNameMany answer each road as findByRoad(null, road, 본번, null, …) and findByRoadName do', T, async () => {
+    // one road name in several 시군구 and 시도, with 부번, underground buildings and one 본번 many times over
+    const spread: DirectoryEntry[] = ['강남구', '서초구', '중구', '동구', '남구', '가평군'].flatMap((sigungu, s) =>
+      [0, 1, 2, 3].map((sub) => ({
+        ...entries[s]!, buildingId: `99${String(s)}${String(sub).padStart(22, '0')}`, sigungu, sido: s % 2 === 0 ? '서울특별시' : '부산광역시', roadName: '한마음로',
+        buildingMain: 7 + (sub % 2), buildingSub: sub, underground: sub === 2, roadAddress: `${sigungu} 한마음로 ${7 + (sub % 2)}-${sub}`,
+      })));
+    await db.store.upsertEntries(spread);
+    try {
+      const mains: MainKey[] = entries.filter((_, i) => i % 3 === 0).flatMap((e) => [{ roadName: e.roadName, main: e.buildingMain }, { roadName: e.roadName, main: e.buildingMain + 1 }]);
+      mains.push(mains[0]!, { roadName: '한마음로', main: 7 }, { roadName: '한마음로', main: 8 }, { roadName: '없는로', main: 1 });
+      const names: RoadNameKey[] = entries.filter((_, i) => i % 5 === 0).flatMap((e, i) => [{ roadName: e.roadName, sido: i % 2 === 0 ? e.sido : null }, { roadName: e.roadName, sido: '제주특별자치도' }]);
+      names.push(names[0]!, { roadName: '한마음로', sido: null }, { roadName: '한마음로', sido: '부산광역시' }, { roadName: '없는로', sido: null });
+      let found = 0;
+      for (const limit of [1, 3, 80]) {
+        const byMain = await db.store.findByRoadMainMany(mains, limit);
+        for (const k of mains) {
+          const one = await db.store.findByRoad(null, k.roadName, k.main, null, limit);
+          assert.deepEqual(byMain.get(mainKey(k)), one, `${JSON.stringify(k)}, limit ${limit}`);
+          if (limit === 80) found += one.length;
+        }
+        const byName = await db.store.findByRoadNameMany(names, limit);
+        for (const k of names) assert.deepEqual(byName.get(roadNameKey(k)), await db.store.findByRoadName(k.roadName, k.sido, limit), `${JSON.stringify(k)}, limit ${limit}`);
+      }
+      assert.ok(found > 500, `${found} found`);
+      assert.equal((await db.store.findByRoadNameMany([{ roadName: '한마음로', sido: null }], 80)).get(roadNameKey({ roadName: '한마음로', sido: null }))!.length, 24);
+    } finally {
+      await db.store.deleteBuildings(spread.map((e) => e.buildingId));
+    }
   });
 });

@@ -59,6 +59,22 @@ export interface AnywhereKey {
 
 export const anywhereKey = (k: AnywhereKey): string => `${k.roadName}\u0001${k.main}\u0001${k.sub}`;
 
+/** A road's 본번 in any 시군구, whatever its 부번: what findByRoadMainMany is asked. */
+export interface MainKey {
+  roadName: string;
+  main: number;
+}
+
+export const mainKey = (k: MainKey): string => `${k.roadName}\u0001${k.main}`;
+
+/** A road by its name, within a 시도 when one is given: what findByRoadNameMany is asked. */
+export interface RoadNameKey {
+  roadName: string;
+  sido: string | null;
+}
+
+export const roadNameKey = (k: RoadNameKey): string => `${k.roadName}\u0001${k.sido ?? '\u0002'}`;
+
 /** A lot as findByJibun is asked for one (with its 부번): what findByJibunMany and findByRelatedLotMany are asked. */
 export interface LotKey {
   sido: string | null;
@@ -389,6 +405,56 @@ export class AddressStore extends OverSql {
     }
     // findByRoad's ORDER BY building_main, building_sub, underground, building_id (one main and sub per key)
     for (const [k, list] of out) out.set(k, list.toSorted(byUndergroundThenId).slice(0, Math.max(0, limit)));
+    return out;
+  }
+
+  /**
+   * findByRoad(null, road, main, null, limit) of many roads' 본번 in one statement: the later
+   * steps of a chunk's addresses whose number is wrong or whose 시군구 is (LocalDirectory). The
+   * same rows in the same order for each, keyed by mainKey.
+   */
+  async findByRoadMainMany(keys: readonly MainKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    const { out, distinct } = distinctKeys(keys, mainKey);
+    if (limit <= 0) return out;
+    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
+      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => [k.roadName, k.main]);
+      const rows = await this.sql.arrays(
+        `SELECT ${JOINED_COLUMNS}
+         FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a ON a.road_name = k.value ->> 0 AND a.building_main = (k.value ->> 1)::int`,
+        [JSON.stringify(part)],
+      );
+      for (const r of rows) {
+        const e = entryOf(r);
+        out.get(mainKey({ roadName: e.roadName, main: e.buildingMain }))?.push(e);
+      }
+    }
+    // findByRoad's ORDER BY building_main, building_sub, underground, building_id (one main per key)
+    for (const [k, list] of out) out.set(k, list.toSorted((a, b) => a.buildingSub - b.buildingSub || byUndergroundThenId(a, b)).slice(0, Math.max(0, limit)));
+    return out;
+  }
+
+  /**
+   * findByRoadName(road, sido, limit) of many roads in one statement: a chunk's addresses whose
+   * road is not where they say, asked whether it is in their 시도 at all. Each key's first `limit`
+   * rows are numbered in findByRoadName's order by the engine itself (its collation orders the
+   * 시군구), and come back in that order, keyed by roadNameKey.
+   */
+  async findByRoadNameMany(keys: readonly RoadNameKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    const { out, distinct } = distinctKeys(keys, roadNameKey);
+    if (limit <= 0) return out;
+    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
+      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT);
+      const rows = await this.sql.arrays(
+        `SELECT * FROM (
+           SELECT ${JOINED_COLUMNS}, (k.value ->> 2)::int AS i,
+                  row_number() OVER (PARTITION BY k.value ->> 2 ORDER BY a.sigungu, a.building_main, a.building_sub, a.building_id) AS n
+           FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a
+             ON a.road_name = k.value ->> 0 AND (k.value ->> 1 IS NULL OR a.sido = k.value ->> 1)
+         ) AS found WHERE n <= ? ORDER BY i, n`,
+        [JSON.stringify(part.map((k, i) => [k.roadName, k.sido, i])), limit],
+      );
+      for (const r of rows) out.get(roadNameKey(part[Number(r.at(-2))]!))!.push(entryOf(r));
+    }
     return out;
   }
 

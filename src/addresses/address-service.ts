@@ -55,29 +55,51 @@ export function createAddressService(directory: AddressDirectory, opts: AddressS
     const parsed = parseAddress(raw);
     return blank(parsed) ? { ...matchAddress(parsed, []), parsed } : matchEitherWay(directory, parsed, await directory.find(parsed));
   };
+  /** Candidates of each address, asked at once where the directory can (findMany), else one by one; an error in place of a list the directory failed. */
+  const findAll = async (asked: readonly ParsedAddress[]): Promise<(DirectoryEntry[] | Error)[]> => {
+    if (directory.findMany && asked.length > 1) {
+      try {
+        return await directory.findMany(asked);
+      } catch (err) {
+        return asked.map(() => toError(err));
+      }
+    }
+    // one at a time (a remote directory): a failed address does not fail the others
+    const out: (DirectoryEntry[] | Error)[] = [];
+    for (const p of asked) out.push(await directory.find(p).catch(toError));
+    return out;
+  };
   const checkAll = async (raws: readonly string[]): Promise<Map<string, AddressCheck | Error>> => {
     const parsed = [...new Set(raws)].map(parseAddress);
     const asked = parsed.filter((p) => !blank(p));
-    const found = new Map<ParsedAddress, DirectoryEntry[] | Error>();
-    if (directory.findMany && asked.length > 1) {
-      try {
-        const lists = await directory.findMany(asked);
-        asked.forEach((p, i) => found.set(p, lists[i]!));
-      } catch (err) {
-        for (const p of asked) found.set(p, toError(err));
-      }
-    } else {
-      // one at a time (a remote directory): a failed address does not fail the others
-      for (const p of asked) found.set(p, await directory.find(p).catch(toError));
-    }
+    const lists = await findAll(asked);
     const out = new Map<string, AddressCheck | Error>();
-    for (const p of parsed) {
-      const candidates = found.get(p) ?? [];
-      if (candidates instanceof Error) out.set(p.raw, candidates);
-      else if (blank(p)) out.set(p.raw, { ...matchAddress(p, []), parsed: p });
-      else out.set(p.raw, await matchEitherWay(directory, p, candidates).catch(toError));
+    // matchEitherWay for the chunk: the lot readings of the roads that found nothing, asked together
+    const either: { p: ParsedAddress; match: AddressCheck; lot: ParsedAddress }[] = [];
+    for (const [i, p] of asked.entries()) {
+      const candidates = lists[i]!;
+      if (candidates instanceof Error) {
+        out.set(p.raw, candidates);
+        continue;
+      }
+      const match = { ...matchAddress(p, candidates), parsed: p };
+      const lot = match.quality === 'not_found' ? asLot(p) : null;
+      if (lot) either.push({ p, match, lot });
+      out.set(p.raw, match);
     }
-    return out;
+    const lotLists = await findAll(either.map((e) => e.lot));
+    for (const [i, { p, match, lot }] of either.entries()) {
+      const candidates = lotLists[i]!;
+      if (candidates instanceof Error) {
+        out.set(p.raw, candidates);
+        continue;
+      }
+      const other = matchAddress(lot, candidates);
+      out.set(p.raw, other.quality !== 'not_found' ? { ...other, parsed: lot } : match);
+    }
+    for (const p of parsed) if (blank(p)) out.set(p.raw, { ...matchAddress(p, []), parsed: p });
+    // in the order the texts were given, as before
+    return new Map(parsed.map((p) => [p.raw, out.get(p.raw)!]));
   };
   const version = directory.version?.bind(directory);
   if (!version || !opts.memo || opts.memo <= 0) return { source: directory.source, check: checkOne, checkMany: checkAll };

@@ -289,7 +289,8 @@ describeEachAddressStore('LocalDirectory, a chunk at once', (kind) => {
           };
         },
       });
-      const dir = new LocalDirectory(counted);
+      // the chunk's later questions asked together, as on PostgreSQL, on either store
+      const dir = new LocalDirectory(counted, { together: true });
       const written = mailingsFrom(entries, 1_200, 31).map((m) => m.address);
       // lots and roads as lists write them without the 시군구, or without 시도 and 시군구
       for (const [i, e] of entries.entries()) {

@@ -60,15 +60,21 @@ export class LocalDirectory implements AddressDirectory {
   readonly source = 'local' as const;
   readonly #store: AddressStore;
   readonly #memory: DirectoryMemory;
+  /** findMany asks its chunk's later questions together (ChunkFinds) */
+  readonly #together: boolean;
 
   /**
    * The store is borrowed: close() leaves it open for whoever owns it. `now`: milliseconds of a
    * clock that never goes back (tests move it). `rows: false` keeps no building's row (~25 MB less
    * at national scale): find() then asks the store for a building by its address, as findMany()
-   * does for a whole chunk at once — for a directory that checks chunks.
+   * does for a whole chunk at once — for a directory that checks chunks. `together`: findMany
+   * asks the questions of its chunk's later steps together (ChunkFinds); by default where each
+   * statement is a round trip (PostgreSQL). On SQLite a statement is a call into the process,
+   * and the batched ones cost more CPU than the single ones they replace (bench/RESULTS.md).
    */
-  constructor(store: AddressStore, opts: { now?: () => number; rows?: boolean } = {}) {
+  constructor(store: AddressStore, opts: { now?: () => number; rows?: boolean; together?: boolean } = {}) {
     this.#store = store;
+    this.#together = opts.together ?? store.remote;
     this.#memory = new DirectoryMemory(store, { now: opts.now ?? (() => performance.now()), rows: opts.rows !== false });
   }
 
@@ -96,8 +102,8 @@ export class LocalDirectory implements AddressDirectory {
     const lotsKnown = lots.length > 0 ? await this.#store.findByJibunMany(lots, limit) : new Map<string, DirectoryEntry[]>();
     const bare = lots.filter((k) => lotsKnown.get(lotKey(k))!.length === 0);
     const relatedKnown = bare.length > 0 ? await this.#store.findByRelatedLotMany(bare, limit) : new Map<string, DirectoryEntry[]>();
-    // the rest go find()'s way all at once, their later steps' questions asked together
-    const finds = new ChunkFinds(this.#store);
+    // the rest go find()'s way all at once, their later steps' questions asked together where that saves round trips
+    const finds = this.#together ? new ChunkFinds(this.#store) : this.#store;
     return Promise.all(qs.map((q) => {
       const k = exactKeyOf(q);
       const byRoad = k ? known.get(roadKey(k)) : q.road ? anywhereKnown.get(anywhereKey(anywhereKeyOf(q.road))) : undefined;

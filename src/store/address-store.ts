@@ -131,6 +131,11 @@ function withItsGu(sigungu: string): string[] {
 }
 
 export class AddressStore extends OverSql {
+  /** Whether each statement is a round trip to a server (PostgreSQL), not a call into this process (SQLite). */
+  get remote(): boolean {
+    return this.sql.dialect === 'postgres';
+  }
+
   async #select(where: string[], order: string, params: unknown[], limit: number): Promise<DirectoryEntry[]> {
     const sql = `SELECT ${ENTRY_SELECT} FROM address_directory WHERE ${where.join(' AND ')} ORDER BY ${order} LIMIT ?`;
     return (await this.sql.arrays(sql, [...params, Math.max(0, limit)])).map(entryOf);

@@ -3,8 +3,9 @@
 // here waits for the event loop's turn, and whatever the chunk's addresses asked meanwhile goes to
 // the store as one statement per kind of question (the store's *Many finders, each tested to
 // answer every key as its single finder does). On PostgreSQL a statement is a round trip and its
-// backend's work: the later steps of damaged addresses were ~400 statements a 1,000-row chunk,
-// one per address and step. The answers are the single finders' own, so find() answers the same.
+// backend's work: asked one per address and step, the later steps of the bench's damaged
+// addresses were most of a worker's ~250 statements a 1,000-row chunk (63 since). The answers
+// are the single finders' own, so find() answers the same.
 import type { DirectoryEntry } from '../domain/address/types.ts';
 import { anywhereKey, type AnywhereKey, type AddressStore, lotKey, type LotKey, mainKey, type MainKey, roadKey, type RoadKey, roadNameKey, type RoadNameKey } from '../store/address-store.ts';
 

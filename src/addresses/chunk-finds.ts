@@ -7,7 +7,7 @@
 // addresses were most of a worker's ~250 statements a 1,000-row chunk (63 since). The answers
 // are the single finders' own, so find() answers the same.
 import type { DirectoryEntry } from '../domain/address/types.ts';
-import { anywhereKey, type AnywhereKey, type AddressStore, lotKey, type LotKey, mainKey, type MainKey, roadKey, type RoadKey, roadNameKey, type RoadNameKey } from '../store/address-store.ts';
+import { anywhereKey, type AnywhereKey, type AddressStore, lotKey, type LotKey, mainKey, type MainKey, roadInKey, type RoadInKey, roadKey, type RoadKey, roadNameKey, type RoadNameKey } from '../store/address-store.ts';
 
 /** The finders find()'s later steps ask that a chunk can ask together; the store itself answers them one by one. */
 export type Finds = Pick<AddressStore, 'findByJibun' | 'findByRelatedLot' | 'findByRoad' | 'findByRoadsAt' | 'findByRoadName'>;
@@ -48,6 +48,9 @@ export class ChunkFinds implements Finds {
   findByRoad(sigungu: string | null, roadName: string, main: number | null, sub: number | null, limit: number): Promise<DirectoryEntry[]> {
     if (main !== null && sub === null && sigungu === null && limit > 0) {
       return this.#queue(`main ${limit}`, (keys: MainKey[]) => this.#store.findByRoadMainMany(keys, limit), { roadName, main }, mainKey);
+    }
+    if (main === null && sub === null && sigungu !== null && limit > 0) {
+      return this.#queue(`in ${limit}`, (keys: RoadInKey[]) => this.#store.findByRoadInMany(keys, limit), { sigungu, roadName }, roadInKey);
     }
     if (main === null || sub === null || limit <= 0) return this.#direct(() => this.#store.findByRoad(sigungu, roadName, main, sub, limit));
     if (sigungu === null) return this.#anywhere({ roadName, main, sub }, limit);

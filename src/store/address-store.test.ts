@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test';
 import type { DirectoryEntry } from '../domain/address/types.ts';
 import { describeEachAddressStore, type OpenAddressStore, openAddressStore } from '../../test/helpers/address-stores.ts';
 import { generateEntries } from '../addresses/address-db-fixture.ts';
-import { ADDRESS_BATCH_SIZE, anywhereKey, type AnywhereKey, lotKey, type LotKey, mainKey, type MainKey, type RelatedLotOf, roadKey, roadNameKey, type RoadNameKey } from './address-store.ts';
+import { ADDRESS_BATCH_SIZE, anywhereKey, type AnywhereKey, lotKey, type LotKey, mainKey, type MainKey, type RelatedLotOf, roadInKey, type RoadInKey, roadKey, roadNameKey, type RoadNameKey } from './address-store.ts';
 
 const many1 = (m: Map<string, DirectoryEntry[]>): DirectoryEntry[] => [...m.values()][0]!;
 
@@ -257,13 +257,15 @@ describeEachAddressStore('AddressStore, a chunk\'s lots and roads in one stateme
     assert.ok(found > 500, `${found} found`);
   });
 
-  test('findByRoadMainMany and findByRoadNameMany answer each road as findByRoad(null, road, 본번, null, …) and findByRoadName do', T, async () => {
+  test('findByRoadMainMany, findByRoadNameMany and findByRoadInMany answer each road as findByRoad(null, road, 본번, null, …), findByRoadName and findByRoad(시군구, road, null, null, …) do', T, async () => {
     // one road name in several 시군구 and 시도, with 부번, underground buildings and one 본번 many times over
     const spread: DirectoryEntry[] = ['강남구', '서초구', '중구', '동구', '남구', '가평군'].flatMap((sigungu, s) =>
       [0, 1, 2, 3].map((sub) => ({
         ...entries[s]!, buildingId: `99${String(s)}${String(sub).padStart(22, '0')}`, sigungu, sido: s % 2 === 0 ? '서울특별시' : '부산광역시', roadName: '한마음로',
         buildingMain: 7 + (sub % 2), buildingSub: sub, underground: sub === 2, roadAddress: `${sigungu} 한마음로 ${7 + (sub % 2)}-${sub}`,
       })));
+    // an underground building at an address above-ground one has, its id ordered before that one's
+    spread.push(...spread.filter((e) => e.buildingSub === 0).map((e) => ({ ...e, buildingId: `98${e.buildingId.slice(2)}`, underground: true, roadAddress: `${e.sigungu} 한마음로 지하 7` })));
     await db.store.upsertEntries(spread);
     try {
       const mains: MainKey[] = entries.filter((_, i) => i % 3 === 0).flatMap((e) => [{ roadName: e.roadName, main: e.buildingMain }, { roadName: e.roadName, main: e.buildingMain + 1 }]);
@@ -282,7 +284,14 @@ describeEachAddressStore('AddressStore, a chunk\'s lots and roads in one stateme
         for (const k of names) assert.deepEqual(byName.get(roadNameKey(k)), await db.store.findByRoadName(k.roadName, k.sido, limit), `${JSON.stringify(k)}, limit ${limit}`);
       }
       assert.ok(found > 500, `${found} found`);
-      assert.equal((await db.store.findByRoadNameMany([{ roadName: '한마음로', sido: null }], 80)).get(roadNameKey({ roadName: '한마음로', sido: null }))!.length, 24);
+      assert.equal((await db.store.findByRoadNameMany([{ roadName: '한마음로', sido: null }], 80)).get(roadNameKey({ roadName: '한마음로', sido: null }))!.length, 30);
+      // a road of a 시군구 whatever the number
+      const ins: RoadInKey[] = entries.filter((_, i) => i % 5 === 0).flatMap((e) => [{ sigungu: e.sigungu, roadName: e.roadName }, { sigungu: '없는구', roadName: e.roadName }]);
+      ins.push(ins[0]!, ...spread.map((e) => ({ sigungu: e.sigungu, roadName: e.roadName })));
+      for (const limit of [1, 3, 80]) {
+        const byIn = await db.store.findByRoadInMany(ins, limit);
+        for (const k of ins) assert.deepEqual(byIn.get(roadInKey(k)), await db.store.findByRoad(k.sigungu, k.roadName, null, null, limit), `${JSON.stringify(k)}, limit ${limit}`);
+      }
     } finally {
       await db.store.deleteBuildings(spread.map((e) => e.buildingId));
     }

@@ -75,6 +75,14 @@ export interface RoadNameKey {
 
 export const roadNameKey = (k: RoadNameKey): string => `${k.roadName}\u0001${k.sido ?? '\u0002'}`;
 
+/** A road of a 시군구, whatever the number: what findByRoadInMany is asked. */
+export interface RoadInKey {
+  sigungu: string;
+  roadName: string;
+}
+
+export const roadInKey = (k: RoadInKey): string => `${k.sigungu}\u0001${k.roadName}`;
+
 /** A lot as findByJibun is asked for one (with its 부번): what findByJibunMany and findByRelatedLotMany are asked. */
 export interface LotKey {
   sido: string | null;
@@ -440,30 +448,47 @@ export class AddressStore extends OverSql {
 
   /**
    * findByRoadName(road, sido, limit) of many roads in one statement: a chunk's addresses whose
-   * road is not where they say, asked whether it is in their 시도 at all. Each key's first `limit`
-   * rows in findByRoadName's order (the engine's own: its collation orders the 시군구), keyed by
-   * roadNameKey. PostgreSQL reads each key as findByRoadName does, through a LATERAL subquery
-   * (joined to the whole list, its planner hashed the directory read end to end: 120 ms a
-   * statement at 200,000 buildings); SQLite, which has no LATERAL, numbers each key's rows.
+   * road is not where they say, asked whether it is in their 시도 at all; keyed by roadNameKey.
    */
-  async findByRoadNameMany(keys: readonly RoadNameKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
-    const { out, distinct } = distinctKeys(keys, roadNameKey);
-    if (limit <= 0) return out;
-    const order = 'a.sigungu, a.building_main, a.building_sub, a.building_id';
-    const match = 'a.road_name = k.value ->> 0 AND (k.value ->> 1 IS NULL OR a.sido = k.value ->> 1)';
+  findByRoadNameMany(keys: readonly RoadNameKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    return this.#firstOfEach(keys, roadNameKey, (k) => [k.roadName, k.sido], 'a.road_name = k.value ->> 0 AND (k.value ->> 1 IS NULL OR a.sido = k.value ->> 1)',
+      'a.sigungu, a.building_main, a.building_sub, a.building_id', limit);
+  }
+
+  /**
+   * findByRoad(sigungu, road, null, null, limit) of many roads in one statement: a chunk's
+   * addresses that name a road of their 시군구 without a number; keyed by roadInKey.
+   */
+  findByRoadInMany(keys: readonly RoadInKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    return this.#firstOfEach(keys, roadInKey, (k) => [k.sigungu, k.roadName], 'a.sigungu = k.value ->> 0 AND a.road_name = k.value ->> 1',
+      'a.building_main, a.building_sub, a.underground, a.building_id', limit);
+  }
+
+  /**
+   * Each key's first `limit` buildings that `match` (a condition on the directory `a` and the key
+   * `k`, a JSON array of the key's `fields` and then its index in the list) in `order`, in that
+   * order — the engine's own, as a single finder's ORDER BY is (its collation orders the names).
+   * PostgreSQL reads each key as the single finder does, through a LATERAL subquery (joined to the
+   * whole list, its planner hashed the directory read end to end: 120 ms a statement at 200,000
+   * buildings); SQLite, which has no LATERAL, numbers each key's rows.
+   */
+  async #firstOfEach<K>(keys: readonly K[], keyOf: (k: K) => string, fields: (k: K) => unknown[], match: string, order: string, limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    const { out, distinct } = distinctKeys(keys, keyOf);
+    if (limit <= 0 || distinct.length === 0) return out;
+    const index = `(k.value ->> ${fields(distinct[0]!).length})::int`;
     // each row: the entry's columns, its place among its key's, the key's index in the list
     const statement = this.sql.dialect === 'postgres'
-      ? `SELECT f.*, (k.value ->> 2)::int AS i FROM ${jsonListTable('postgres')}
+      ? `SELECT f.*, ${index} AS i FROM ${jsonListTable('postgres')}
          CROSS JOIN LATERAL (SELECT ${JOINED_COLUMNS}, row_number() OVER (ORDER BY ${order}) AS n FROM address_directory a WHERE ${match} ORDER BY ${order} LIMIT ?) AS f
          ORDER BY i, f.n`
       : `SELECT * FROM (
-           SELECT ${JOINED_COLUMNS}, row_number() OVER (PARTITION BY k.value ->> 2 ORDER BY ${order}) AS n, (k.value ->> 2)::int AS i
+           SELECT ${JOINED_COLUMNS}, row_number() OVER (PARTITION BY ${index} ORDER BY ${order}) AS n, ${index} AS i
            FROM ${jsonListTable('sqlite')} JOIN address_directory a ON ${match}
          ) AS found WHERE n <= ? ORDER BY i, n`;
     for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
       const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT);
-      const rows = await this.sql.arrays(statement, [JSON.stringify(part.map((k, i) => [k.roadName, k.sido, i])), limit]);
-      for (const r of rows) out.get(roadNameKey(part[Number(r.at(-1))]!))!.push(entryOf(r));
+      const rows = await this.sql.arrays(statement, [JSON.stringify(part.map((k, i) => [...fields(k), i])), limit]);
+      for (const r of rows) out.get(keyOf(part[Number(r.at(-1))]!))!.push(entryOf(r));
     }
     return out;
   }

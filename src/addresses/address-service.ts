@@ -73,33 +73,34 @@ export function createAddressService(directory: AddressDirectory, opts: AddressS
     const parsed = [...new Set(raws)].map(parseAddress);
     const asked = parsed.filter((p) => !blank(p));
     const lists = await findAll(asked);
+    // in the order the texts were given; a lot reading's check below replaces its road's in place
     const out = new Map<string, AddressCheck | Error>();
     // matchEitherWay for the chunk: the lot readings of the roads that found nothing, asked together
-    const either: { p: ParsedAddress; match: AddressCheck; lot: ParsedAddress }[] = [];
-    for (const [i, p] of asked.entries()) {
-      const candidates = lists[i]!;
+    const either: { p: ParsedAddress; lot: ParsedAddress }[] = [];
+    let i = 0;
+    for (const p of parsed) {
+      if (blank(p)) {
+        out.set(p.raw, { ...matchAddress(p, []), parsed: p });
+        continue;
+      }
+      const candidates = lists[i++]!;
       if (candidates instanceof Error) {
         out.set(p.raw, candidates);
         continue;
       }
       const match = { ...matchAddress(p, candidates), parsed: p };
       const lot = match.quality === 'not_found' ? asLot(p) : null;
-      if (lot) either.push({ p, match, lot });
+      if (lot) either.push({ p, lot });
       out.set(p.raw, match);
     }
     const lotLists = await findAll(either.map((e) => e.lot));
-    for (const [i, { p, match, lot }] of either.entries()) {
-      const candidates = lotLists[i]!;
-      if (candidates instanceof Error) {
-        out.set(p.raw, candidates);
-        continue;
-      }
-      const other = matchAddress(lot, candidates);
-      out.set(p.raw, other.quality !== 'not_found' ? { ...other, parsed: lot } : match);
+    for (const [j, { p, lot }] of either.entries()) {
+      const candidates = lotLists[j]!;
+      const other = candidates instanceof Error ? candidates : matchAddress(lot, candidates);
+      if (other instanceof Error) out.set(p.raw, other);
+      else if (other.quality !== 'not_found') out.set(p.raw, { ...other, parsed: lot });
     }
-    for (const p of parsed) if (blank(p)) out.set(p.raw, { ...matchAddress(p, []), parsed: p });
-    // in the order the texts were given, as before
-    return new Map(parsed.map((p) => [p.raw, out.get(p.raw)!]));
+    return out;
   };
   const version = directory.version?.bind(directory);
   if (!version || !opts.memo || opts.memo <= 0) return { source: directory.source, check: checkOne, checkMany: checkAll };

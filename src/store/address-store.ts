@@ -375,24 +375,10 @@ export class AddressStore extends OverSql {
    * chunk's addresses): the same rows in the same order for each, keyed by roadKey. A statement
    * per address spent most of its time in the statement, not in the index.
    */
-  async findByRoadMany(keys: readonly RoadKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
-    const { out, distinct } = distinctKeys(keys, roadKey);
-    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
-      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => [k.sigungu, k.roadName, k.main, k.sub]);
-      const rows = await this.sql.arrays(
-        `SELECT ${JOINED_COLUMNS}
-         FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a
-           ON a.sigungu = k.value ->> 0 AND a.road_name = k.value ->> 1 AND a.building_main = (k.value ->> 2)::int AND a.building_sub = (k.value ->> 3)::int`,
-        [JSON.stringify(part)],
-      );
-      for (const r of rows) {
-        const e = entryOf(r);
-        out.get(roadKey({ sigungu: e.sigungu, roadName: e.roadName, main: e.buildingMain, sub: e.buildingSub }))?.push(e);
-      }
-    }
-    // findByRoad's ORDER BY building_main, building_sub, underground, building_id (one main and sub per key)
-    for (const [k, list] of out) out.set(k, list.toSorted(byUndergroundThenId).slice(0, Math.max(0, limit)));
-    return out;
+  findByRoadMany(keys: readonly RoadKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    return this.#allOfEach(keys, roadKey, (k) => [k.sigungu, k.roadName, k.main, k.sub],
+      'a.sigungu = k.value ->> 0 AND a.road_name = k.value ->> 1 AND a.building_main = (k.value ->> 2)::int AND a.building_sub = (k.value ->> 3)::int',
+      (e) => roadKey({ sigungu: e.sigungu, roadName: e.roadName, main: e.buildingMain, sub: e.buildingSub }), byUndergroundThenId, limit);
   }
 
   /**
@@ -400,25 +386,10 @@ export class AddressStore extends OverSql {
    * addresses written without a 시군구 the parser could read (on PostgreSQL a statement each was
    * a round trip each). The same rows in the same order for each, keyed by anywhereKey.
    */
-  async findByRoadAnywhereMany(keys: readonly AnywhereKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
-    const { out, distinct } = distinctKeys(keys, anywhereKey);
-    if (limit <= 0) return out;
-    for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
-      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => [k.roadName, k.main, k.sub]);
-      const rows = await this.sql.arrays(
-        `SELECT ${JOINED_COLUMNS}
-         FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a
-           ON a.road_name = k.value ->> 0 AND a.building_main = (k.value ->> 1)::int AND a.building_sub = (k.value ->> 2)::int`,
-        [JSON.stringify(part)],
-      );
-      for (const r of rows) {
-        const e = entryOf(r);
-        out.get(anywhereKey({ roadName: e.roadName, main: e.buildingMain, sub: e.buildingSub }))?.push(e);
-      }
-    }
-    // findByRoad's ORDER BY building_main, building_sub, underground, building_id (one main and sub per key)
-    for (const [k, list] of out) out.set(k, list.toSorted(byUndergroundThenId).slice(0, Math.max(0, limit)));
-    return out;
+  findByRoadAnywhereMany(keys: readonly AnywhereKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    return this.#allOfEach(keys, anywhereKey, (k) => [k.roadName, k.main, k.sub],
+      'a.road_name = k.value ->> 0 AND a.building_main = (k.value ->> 1)::int AND a.building_sub = (k.value ->> 2)::int',
+      (e) => anywhereKey({ roadName: e.roadName, main: e.buildingMain, sub: e.buildingSub }), byUndergroundThenId, limit);
   }
 
   /**
@@ -426,23 +397,31 @@ export class AddressStore extends OverSql {
    * steps of a chunk's addresses whose number is wrong or whose 시군구 is (LocalDirectory). The
    * same rows in the same order for each, keyed by mainKey.
    */
-  async findByRoadMainMany(keys: readonly MainKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
-    const { out, distinct } = distinctKeys(keys, mainKey);
+  findByRoadMainMany(keys: readonly MainKey[], limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    return this.#allOfEach(keys, mainKey, (k) => [k.roadName, k.main], 'a.road_name = k.value ->> 0 AND a.building_main = (k.value ->> 1)::int',
+      (e) => mainKey({ roadName: e.roadName, main: e.buildingMain }), (a, b) => a.buildingSub - b.buildingSub || byUndergroundThenId(a, b), limit);
+  }
+
+  /**
+   * Every building `on` joins to a key (a condition on the directory `a` and the key `k`, a JSON
+   * array of the key's `fields`), put under the key `entryKey` reads back off the building, then
+   * each key's sorted by `order` and cut to `limit`: for keys that name a road's number, whose
+   * buildings are few. `order` is findByRoad's ORDER BY building_main, building_sub, underground,
+   * building_id for what the key leaves open.
+   */
+  async #allOfEach<K>(keys: readonly K[], keyOf: (k: K) => string, fields: (k: K) => unknown[], on: string, entryKey: (e: DirectoryEntry) => string,
+    order: (a: DirectoryEntry, b: DirectoryEntry) => number, limit: number): Promise<Map<string, DirectoryEntry[]>> {
+    const { out, distinct } = distinctKeys(keys, keyOf);
     if (limit <= 0) return out;
     for (let at = 0; at < distinct.length; at += ROAD_KEYS_PER_STATEMENT) {
-      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map((k) => [k.roadName, k.main]);
-      const rows = await this.sql.arrays(
-        `SELECT ${JOINED_COLUMNS}
-         FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a ON a.road_name = k.value ->> 0 AND a.building_main = (k.value ->> 1)::int`,
-        [JSON.stringify(part)],
-      );
+      const part = distinct.slice(at, at + ROAD_KEYS_PER_STATEMENT).map(fields);
+      const rows = await this.sql.arrays(`SELECT ${JOINED_COLUMNS} FROM ${jsonListTable(this.sql.dialect)} JOIN address_directory a ON ${on}`, [JSON.stringify(part)]);
       for (const r of rows) {
         const e = entryOf(r);
-        out.get(mainKey({ roadName: e.roadName, main: e.buildingMain }))?.push(e);
+        out.get(entryKey(e))?.push(e);
       }
     }
-    // findByRoad's ORDER BY building_main, building_sub, underground, building_id (one main per key)
-    for (const [k, list] of out) out.set(k, list.toSorted((a, b) => a.buildingSub - b.buildingSub || byUndergroundThenId(a, b)).slice(0, Math.max(0, limit)));
+    for (const [k, list] of out) out.set(k, list.toSorted(order).slice(0, limit));
     return out;
   }
 

@@ -24,7 +24,7 @@ import { score as scoreTerms, sigmoid } from '../src/domain/model/score.ts';
 import { startFakeNts } from '../src/registry/fake-nts-server.ts';
 import iconv from 'iconv-lite';
 import { startChild } from '../bench/lib.ts';
-import { buildIndependentWorld, type Mailing as IndependentMailing, VISIBLE_TRUTH } from './eval/independent-world.ts';
+import { buildIndependentWorld, type IndependentWorld, type Mailing as IndependentMailing } from './eval/independent-world.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
 
 const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
@@ -47,6 +47,11 @@ const WORLDS: Record<string, Omit<WorldOptions, 'seed'>> = {
     branchShare: (a) => (a === 2 ? 0.45 : 0.04), movedShare: (a) => (a === 1 ? 0.12 : 0.04),
     description: 'four customers whose lists differ in how the signals matter',
   },
+};
+
+/** Worlds written apart from the model, each with its own directory in the files' layout (not run by default). */
+const INDEPENDENT: Record<string, (seed: number, asOf: Date) => IndependentWorld> = {
+  independent: buildIndependentWorld,
 };
 
 interface StageResult {
@@ -74,9 +79,9 @@ const brier = (p: number[], y: boolean[]) => p.reduce((s, x, i) => s + (x - (y[i
 const shared = (f: Map<string, number>) => new Map([...f].filter(([k]) => !/^\d+:/.test(k)));
 
 /** The independent world's visible truth as terms (each key by value; the closure's age only when NTS reports it), with account a's copies. */
-const visible = (m: IndependentMailing, a: number | null): Map<string, number> => {
+const visible = (keys: readonly string[], m: IndependentMailing, a: number | null): Map<string, number> => {
   const f = new Map<string, number>();
-  for (const k of VISIBLE_TRUTH) {
+  for (const k of keys) {
     const v = k === 'closedAgo' && m.truth.nts !== '03' ? '-' : String(m.truth[k]);
     f.set(`${k}=${v}`, 1);
     if (a !== null) f.set(`${a}:${k}=${v}`, 1);
@@ -98,8 +103,8 @@ const termsOf = (r: { reasons: string | null }, a: number): Map<string, number> 
 
 async function runWorld(key: string): Promise<void> {
   const spec = WORLDS[key];
-  const independent = key === 'independent' ? buildIndependentWorld(seed, AS_OF) : null;
-  if (!spec && !independent) throw new Error(`no world ${key}; worlds: ${[...Object.keys(WORLDS), 'independent'].join(', ')}`);
+  const independent = INDEPENDENT[key]?.(seed, AS_OF) ?? null;
+  if (!spec && !independent) throw new Error(`no world ${key}; worlds: ${[...Object.keys(WORLDS), ...Object.keys(INDEPENDENT)].join(', ')}`);
   const world = independent ?? buildWorld({ ...spec!, seed }, AS_OF);
   const dir = mkdtempSync(path.join(tmpdir(), `bizcheck-eval-${key}-`));
   // the world's registry is all there is: a number outside it is unregistered
@@ -302,9 +307,9 @@ async function runWorld(key: string): Promise<void> {
         // key by value, the closure's age only when NTS reports it) fitted on the pools' outcomes
         const bare = { version: 'free', kind: 'global' as const, intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() };
         for (const copies of [false, true]) {
-          const ex = independent.pool.flatMap((pl, a) => pl.map((m) => ({ features: visible(m, copies ? a : null), bounced: m.bounced })));
+          const ex = independent.pool.flatMap((pl, a) => pl.map((m) => ({ features: visible(independent.visible, m, copies ? a : null), bounced: m.bounced })));
           const fit = fitGlobal(bare, ex, { now: AS_OF, interceptPrecision: 1 });
-          const q2 = independent.test.flatMap((t, a) => t.map((m) => sigmoid(scoreTerms(fit, visible(m, copies ? a : null)).logit)));
+          const q2 = independent.test.flatMap((t, a) => t.map((m) => sigmoid(scoreTerms(fit, visible(independent.visible, m, copies ? a : null)).logit)));
           console.log(`  the world's visible truth fitted freely on the pool labels${copies ? ' (account by account too)' : ''}: AUC ${auc(q2, y).toFixed(3)}`);
         }
       }

@@ -53,6 +53,8 @@ export const VISIBLE_TRUTH = ['nts', 'entity', 'trade', 'premise', 'kind', 'rura
 export interface IndependentWorld {
   name: string;
   description: string;
+  /** the keys of a mailing's truth that someone holding the list, the registry and the directory could know */
+  visible: readonly string[];
   accounts: string[];
   /** rnaddrkor_*.txt lines (24 columns) */
   directoryLines: string[];
@@ -661,6 +663,7 @@ export function buildIndependentWorld(seed: number, asOf: Date): IndependentWorl
 
   return {
     name: 'independent',
+    visible: VISIBLE_TRUTH,
     description: 'written apart from the model: Korea Post returns (수취인불명, 이사불명, 폐문부재, 주소불명, 수취거절) of four customers\' lists in a ~15,000-building directory',
     accounts,
     directoryLines: dir.lines,

@@ -8,8 +8,9 @@
 // to score, and two yardsticks: P(bounce | status) (per account in the multi-account world) from
 // the pool's outcomes, and the world's own probabilities (the ceiling).
 //   node scripts/eval-model.ts [--worlds returned-mail,thresholds,four-customers] [--seed 1]
-// The world `independent` (scripts/eval/independent-world.ts, not run by default) was written apart
-// from the model, with its own address directory: --worlds independent.
+// The worlds `independent` (scripts/eval/independent-world.ts) and `second-opinion`
+// (scripts/eval/second-world.ts), not run by default, were each written apart from the model by
+// someone who had not read it, with their own address directory: --worlds independent,second-opinion.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,6 +26,7 @@ import { startFakeNts } from '../src/registry/fake-nts-server.ts';
 import iconv from 'iconv-lite';
 import { startChild } from '../bench/lib.ts';
 import { buildIndependentWorld, type IndependentWorld, type Mailing as IndependentMailing } from './eval/independent-world.ts';
+import { buildSecondWorld } from './eval/second-world.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
 
 const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
@@ -52,6 +54,7 @@ const WORLDS: Record<string, Omit<WorldOptions, 'seed'>> = {
 /** Worlds written apart from the model, each with its own directory in the files' layout (not run by default). */
 const INDEPENDENT: Record<string, (seed: number, asOf: Date) => IndependentWorld> = {
   independent: buildIndependentWorld,
+  'second-opinion': buildSecondWorld,
 };
 
 interface StageResult {

@@ -325,11 +325,18 @@ test('why an address was not found: an unknown road, a number the road does not 
 
 test('the building kind from its names: the directory’s first, then the one the input wrote', () => {
   assert.equal(buildingKindOf('래미안블레스티지', null, true), 'apartment');
-  assert.equal(buildingKindOf('역삼 한화오피스텔', null, true), 'apartment');
+  assert.equal(buildingKindOf('역삼 한화오피스텔', null, true), 'officetel');
+  assert.equal(buildingKindOf('광교 푸르지오시티', null, true), 'officetel', 'an officetel brand, not the apartment brand it contains');
+  assert.equal(buildingKindOf('가산 SK V1 center', null, true), 'knowledge_center');
+  assert.equal(buildingKindOf('성수 아이티캐슬', null, true), 'knowledge_center');
+  assert.equal(buildingKindOf('대륭테크노타운 18차', null, true), 'knowledge_center');
+  assert.equal(buildingKindOf('문정 지식산업센터', null, true), 'knowledge_center');
+  assert.equal(buildingKindOf('우림라이온스밸리', null, true), 'knowledge_center');
   assert.equal(buildingKindOf('강남파이낸스센터', null, true), 'office');
   assert.equal(buildingKindOf('한빛빌라', null, true), 'villa');
   assert.equal(buildingKindOf(null, null, true), 'house', 'a matched building without a name');
-  assert.equal(buildingKindOf(null, '푸르지오시티', false), 'apartment');
+  assert.equal(buildingKindOf(null, '푸르지오시티', false), 'officetel');
+  assert.equal(buildingKindOf(null, '래미안', false), 'apartment');
   assert.equal(buildingKindOf(null, null, false), 'unknown');
   assert.equal(match('서울 강남구 테헤란로 152').buildingKind, 'office');
   assert.equal(match('서울 강남구 테헤란로 154').buildingKind, 'house');

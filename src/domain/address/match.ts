@@ -47,8 +47,13 @@ const MAX_PENALTY = 5;
 // missingUnit, approximated: a building whose name says it holds many units (ours or the
 // input's), or an input that mentions one, needs 동/층/호 for the letter to reach its addressee.
 const MULTI_UNIT = /빌딩|타워|센터|아파트|오피스텔|상가|프라자|플라자|빌라|맨션|스퀘어|밸리|지식산업|테크노|벤처|캐슬|타운|[Tt]ower/;
+// officetels by the word or by the brands builders sell them under (푸르지오시티, 디오빌, SK허브 …),
+// checked before the apartment brands some of them carry
+const OFFICETEL = /오피스텔|officetel|푸르지오시티|디오빌|sk허브|에스케이허브/i;
+// 지식산업센터 (아파트형공장): by the word, the former name, or the names their builders use
+const KNOWLEDGE_CENTER = /지식산업|아파트형공장|테크노|벤처|하이테크|디지털타워|it(?:타워|캐슬|센터|밸리)|아이티(?:타워|캐슬|센터|밸리)|v1\s?center|라이온스밸리|시그마밸리|w센터|에이스.*타워/i;
 // apartment complexes are mostly named by brand, not by the word 아파트
-const APARTMENT = /아파트|apt|오피스텔|officetel|자이|래미안|푸르지오|힐스테이트|e편한세상|이편한세상|아이파크|더샵|롯데캐슬|센트레빌|위브|sk뷰|에스케이뷰|데시앙|스위첸|어울림|꿈에그린|하늘채|리슈빌|휴먼시아|주공/i;
+const APARTMENT = /아파트|apt|자이|래미안|푸르지오|힐스테이트|e편한세상|이편한세상|아이파크|더샵|롯데캐슬|센트레빌|위브|sk뷰|에스케이뷰|데시앙|스위첸|어울림|꿈에그린|하늘채|리슈빌|휴먼시아|주공/i;
 const OFFICE = /빌딩|타워|센터|상가|프라자|플라자|스퀘어|밸리|지식산업|테크노|벤처|오피스|몰|시티|비즈|tower|building|plaza/i;
 const VILLA = /빌라|맨션|연립|다세대|하우스|타운|캐슬|주택/;
 
@@ -62,6 +67,8 @@ export function buildingKindOf(directoryName: string | null, writtenName: string
   for (const name of [directoryName, writtenName]) {
     if (!name) continue;
     const n = name.normalize('NFKC').replace(/\s+/g, '');
+    if (OFFICETEL.test(n)) return 'officetel';
+    if (KNOWLEDGE_CENTER.test(n)) return 'knowledge_center';
     if (APARTMENT.test(n)) return 'apartment';
     if (OFFICE.test(n)) return 'office';
     if (VILLA.test(n)) return 'villa';

@@ -150,4 +150,10 @@ export type NotFoundWhy = 'unknown_road' | 'no_such_number' | 'unknown_lot' | 'u
  * house: a matched building with no name (a detached house or a small shop, one addressee);
  * unknown: no building matched and the input names none.
  */
-export type BuildingKind = 'apartment' | 'office' | 'villa' | 'house' | 'unknown';
+/**
+ * officetel and knowledge_center are office buildings let in small units, told apart because
+ * their tenants are many, small and come and go (an officetel's one-person businesses and shared
+ * offices; a 지식산업센터's small makers and IT firms); an officetel also sorts its mail by 호 like
+ * an apartment block.
+ */
+export type BuildingKind = 'apartment' | 'officetel' | 'knowledge_center' | 'office' | 'villa' | 'house' | 'unknown';

@@ -132,6 +132,21 @@ export const FEATURE_TEXT = {
     source: 'address',
     text: fixed('아파트·오피스텔인데 동·호가 없음', 'an apartment or officetel address without its 동/호'),
   },
+  building_officetel: {
+    label: 'building_officetel',
+    source: 'address',
+    text: fixed('오피스텔: 작은 사업장과 공유오피스가 자주 들고 남', 'an officetel: small businesses and shared offices come and go'),
+  },
+  building_knowledge_center: {
+    label: 'building_knowledge_center',
+    source: 'address',
+    text: fixed('지식산업센터: 작은 업체가 자주 들고 남', 'a 지식산업센터 (knowledge industry centre): small firms come and go'),
+  },
+  closed_residential: {
+    label: 'closed_residential',
+    source: 'address',
+    text: fixed('주거용 건물(아파트·빌라)에서 폐업: 사는 사람이 남아 우편을 받기 쉬움', 'closed at a home (an apartment or villa): the household is still there to take the mail'),
+  },
   jibun_form: { label: 'jibun_form', source: 'input', text: fixed('지번 주소로 적힘 (2014년 이전 기록일 가능성)', 'written as a lot (지번) address: a record likely older than 2014') },
   zip_mismatch: { label: 'zip_mismatch', source: 'address', text: fixed('우편번호가 주소와 맞지 않음', 'postal code does not match the address') },
   outdated_zip: { label: 'outdated_zip', source: 'address', text: fixed('옛 6자리 우편번호 사용', 'old 6-digit postal code') },

@@ -162,6 +162,14 @@ test('the newer signals: a closed individual, trade and branch from the name, th
   // 동/호 missing in an apartment block weighs more than in an office building
   assert.deepEqual(keys(clean({ missingUnit: true, buildingKind: 'apartment' })), ['missing_unit', 'missing_unit_apartment']);
   assert.deepEqual(keys(clean({ missingUnit: true, buildingKind: 'office' })), ['missing_unit']);
+  // an officetel sorts by 호 like a block, and its small tenants come and go; so do a 지식산업센터's
+  assert.deepEqual(keys(clean({ missingUnit: true, buildingKind: 'officetel' })), ['building_officetel', 'missing_unit', 'missing_unit_apartment']);
+  assert.deepEqual(keys(clean({ buildingKind: 'knowledge_center' })), ['building_knowledge_center']);
+  // closed at a home: an apartment or a villa, not an office, a house the directory names nothing, or an unknown building
+  assert.deepEqual(keys(clean({ status: 'closed', buildingKind: 'villa' })), ['closed_residential', 'status_closed']);
+  assert.deepEqual(keys(clean({ status: 'closed', buildingKind: 'apartment' })), ['closed_residential', 'status_closed']);
+  for (const buildingKind of ['office', 'house', 'unknown'] as const) assert.deepEqual(keys(clean({ status: 'closed', buildingKind })), ['status_closed']);
+  assert.deepEqual(keys(clean({ status: 'active', buildingKind: 'apartment' })), []);
   assert.deepEqual(keys(clean({ addressForm: 'jibun' })), ['jibun_form']);
   assert.deepEqual(keys(clean({ addressQuality: 'not_found', notFound: 'unknown_road' })), ['address_not_found', 'not_found_unknown_road']);
   assert.deepEqual(keys(clean({ addressQuality: 'not_found', notFound: 'no_such_number' })), ['address_not_found']);

@@ -114,7 +114,7 @@ export function featurize(input: AssessmentInput): Map<string, number> {
     set('missing_building_number', input.missingBuildingNumber);
     set('missing_unit', input.missingUnit);
     // without 동/호 an apartment or officetel letter has hundreds of boxes to choose from
-    set('missing_unit_apartment', input.missingUnit && input.buildingKind === 'apartment');
+    set('missing_unit_apartment', input.missingUnit && (input.buildingKind === 'apartment' || input.buildingKind === 'officetel'));
     set('jibun_form', input.addressForm === 'jibun');
     set('zip_mismatch', input.zipMismatch);
     set('outdated_zip', input.outdatedZip);
@@ -126,6 +126,14 @@ export function featurize(input: AssessmentInput): Map<string, number> {
   set('closed_address_not_found', input.status === 'closed' && input.addressQuality === 'not_found');
   // a road the directory does not know is often a typo or a renamed road the carrier still knows
   set('not_found_unknown_road', input.addressQuality === 'not_found' && input.notFound === 'unknown_road');
+
+  // buildings let in small units to many small tenants that come and go: the business a list
+  // names has more often left, and the next tenant or the management returns its letter
+  set('building_officetel', input.buildingKind === 'officetel');
+  set('building_knowledge_center', input.buildingKind === 'knowledge_center');
+  // a business closed at a home (an apartment or a 다세대/연립: the directory's 공동주택 or its
+  // name): the household is still there and takes the mail
+  set('closed_residential', input.status === 'closed' && (input.buildingKind === 'apartment' || input.buildingKind === 'villa'));
 
   set('name_entity_mismatch', input.name.entityMismatch);
   set('name_closure_hint', input.name.closureHint);

@@ -68,6 +68,13 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // in an apartment or officetel block far more: the carrier sorts into one box per unit and has
   // nobody to ask, so a letter without 동/호 is most often returned 주소불명 (0.5 + 2.8: 3 % → ~45 %)
   missing_unit_apartment: 2.8,
+  // officetels and 지식산업센터 are let in small units to one-person businesses, start-ups and
+  // shared-office registrations, which leave more often than the tenants of other buildings
+  building_officetel: 0.3,
+  building_knowledge_center: 0.2,
+  // closed at an apartment or villa: the owner's household still lives there (on top of
+  // closed_individual, which says the same from the number alone)
+  closed_residential: -0.4,
   // 지번 addresses still route, but mark a record untouched since the 2014 switch to 도로명
   jibun_form: 0.2,
   // a road the directory does not know is often a typo or a renamed road (2.0 − 0.8)
@@ -103,7 +110,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.27';
+export const PRIOR_VERSION = 'prior-2026.11.28';
 
 /**
  * How sure the judgement above may be: the model that scores takes every weight, pair and the
@@ -156,7 +163,7 @@ export function eitherCausePairWeight(intercept: number, a: number, b: number): 
  */
 const CHURN: readonly FeatureName[] = [
   'trade_food', 'trade_beauty', 'trade_retail', 'trade_education', 'trade_realestate', 'trade_medical', 'trade_professional', 'trade_industrial',
-  'tax_simplified', 'entity_individual', 'name_branch',
+  'tax_simplified', 'entity_individual', 'name_branch', 'building_officetel', 'building_knowledge_center',
 ];
 
 const EITHER: readonly (readonly [FeatureName, FeatureName, number])[] = [

@@ -8,8 +8,13 @@ import type { ModelParams } from './types.ts';
 import { logit, sigmoid } from './logistic.ts';
 import { pairName } from './pairs.ts';
 
-/** logit(0.03): about 3 in 100 letters to an operating business at a clean address come back (as judged; scored × PRIOR_SURENESS) */
-export const PRIOR_INTERCEPT = -3.48;
+/**
+ * logit(0.04): about 4 in 100 letters to an operating business at a clean address come back (as
+ * judged; scored × PRIOR_SURENESS). It was 0.03 while an individual business, a shop's trade and
+ * a simplified taxpayer each added to it; with those near nothing the baseline carries the share
+ * of such lists' letters that come back for reasons no list shows (unfiled closures, moves).
+ */
+export const PRIOR_INTERCEPT = -3.18;
 
 export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // NTS status. Closed and unregistered dominate: there is usually nobody at the address who
@@ -42,16 +47,20 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   closed_individual: -0.6,
   // no judgement either way (redundant causes vs. vanished sites): 0 until labels say otherwise
   closed_address_not_found: 0,
-  // small, high-churn businesses move and close more often than the general-VAT reference
-  tax_simplified: 0.3,
+  // small businesses move and close more often than the general-VAT reference; what shows of it
+  // is mostly NTS's own answer (a closure, its recency, an individual's), so little is left here
+  tax_simplified: 0.1,
   tax_exempt: 0.1,
   // 05/06: 고유번호 holders (non-profit bodies, associations, public agencies) keep their
   // premises for decades and are rarely individuals' homes: a little safer than the reference
   tax_nonprofit: -0.3,
-  entity_individual: 0.3,
-  // a corrected address usually delivers; every extra changed component makes it less sure
-  // (one change: 0.45 + 0.15 = 0.6)
-  address_corrected: 0.45,
+  // an operating individual business is as likely to be at its address as a company: its
+  // premises are often the owner's home or own shop (both mailing worlds written apart from this
+  // model found it slightly safer than the reference, bench/RESULTS.md session 32)
+  entity_individual: 0,
+  // a corrected address usually delivers (the carrier reads the same typo the directory did);
+  // every extra changed component makes it less sure (one change: 0.15 + 0.15 = 0.3)
+  address_corrected: 0.15,
   address_changes: 0.15,
   // several candidates: roughly a coin flip on the right building among a few, ×3–4 risk
   address_ambiguous: 1.2,
@@ -60,14 +69,14 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // the client keeps its own address, unchecked: a little worse than a verified one
   no_address: 0.3,
   // a road without its building number (주소불충분): the carrier places it only if someone on the
-  // route knows the name; with address_ambiguous, which comes with it, 3 % → ~31 %
-  missing_building_number: 1.5,
+  // route knows the name; with address_ambiguous, which comes with it, 3 % → ~21 %
+  missing_building_number: 1.0,
   // without 동/호 mail to a multi-unit building is often returned 수취인 불명, though an office
   // building's mailroom or guard still places much of it by the company's name
-  missing_unit: 0.5,
+  missing_unit: 0.8,
   // in an apartment or officetel block far more: the carrier sorts into one box per unit and has
-  // nobody to ask, so a letter without 동/호 is most often returned 주소불명 (0.5 + 2.8: 3 % → ~45 %)
-  missing_unit_apartment: 2.8,
+  // nobody to ask, so a letter without 동/호 is often returned 주소불명 (0.8 + 2.0: 3 % → ~34 %)
+  missing_unit_apartment: 2.0,
   // officetels and 지식산업센터 are let in small units to one-person businesses, start-ups and
   // shared-office registrations, which leave more often than the tenants of other buildings
   building_officetel: 0.3,
@@ -89,14 +98,18 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // the customer's own record already says 폐업/청산/(구)
   name_closure_hint: 1.0,
   // the trade a name announces (name-signals.ts): how often such businesses close or move
-  trade_food: 0.5,
-  trade_beauty: 0.4,
-  trade_retail: 0.2,
+  // A shop's closures are mostly filed (its VAT returns stop) and, while it trades, its signboard
+  // lets the carrier find it whatever the list's address says: little is left for food, beauty
+  // and retail
+  trade_food: 0.1,
+  trade_beauty: 0.1,
+  trade_retail: 0,
   trade_education: 0.2,
   trade_realestate: 0.2,
   trade_medical: -0.3,
   trade_professional: -0.3,
-  trade_industrial: -0.1,
+  // a factory or workshop stays put for years and has someone at the gate to sign
+  trade_industrial: -0.3,
   trade_wholesale: 0,
   // branches and agencies are opened and closed by their companies more often than head offices
   name_branch: 0.3,

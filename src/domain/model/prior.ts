@@ -123,7 +123,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.28';
+export const PRIOR_VERSION = 'prior-2026.11.28b';
 
 /**
  * How sure the judgement above may be: the model that scores takes every weight, pair and the

@@ -114,7 +114,7 @@ function mailing(t: ReturnType<typeof tools>, h: Hidden): Mailing {
     status: shown, closedOn, taxTypeCode, entityKind, addressQuality: quality, addressChanges, missingBuildingNumber, missingUnit,
     zipMismatch, outdatedZip, formerRoad: false, liveNeighbour: null,
     // this world is built at the model-input level without the newer signals (trade, building kind, why not found …)
-    addressForm: quality === 'no_address' ? null : 'road', notFound: null, buildingKind: 'unknown',
+    addressForm: quality === 'no_address' ? null : 'road', notFound: null, buildingKind: 'unknown', rural: false,
     name: { entityMismatch, closureHint, trade: null, branch: false }, history: { bizBounced, bizDelivered, bizGone: 0, bizAbsent: 0, addressBounced, addressDelivered }, asOf: AS_OF,
   };
   return { input, bounced: t.chance(trueProb), trueProb };

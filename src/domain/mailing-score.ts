@@ -70,6 +70,7 @@ function modelInputOf(v: ScoredVerification, match: AddressCheck | null, history
     addressForm: match ? match.parsed.form : null,
     notFound: match?.notFound ?? null,
     buildingKind: match?.buildingKind ?? 'unknown',
+    rural: match?.rural ?? false,
     name: signals,
     history,
     asOf,
@@ -290,7 +291,7 @@ export function inputKey(input: AssessmentInput, unavailable: boolean, prefix = 
   const plain = markless(input.status) && markless(input.closedOn) && markless(input.taxTypeCode) && markless(input.entityKind) && markless(input.addressQuality)
     && markless(input.liveNeighbour) && markless(input.addressForm) && markless(input.notFound) && markless(input.buildingKind) && markless(n.trade) && markless(input.asOf)
     && typeof input.addressChanges === 'number' && counts(h)
-    && flags(input.missingBuildingNumber, input.missingUnit, input.zipMismatch, input.outdatedZip, input.formerRoad) && flags(n.entityMismatch, n.closureHint, n.branch, false, false);
+    && flags(input.missingBuildingNumber, input.missingUnit, input.zipMismatch, input.outdatedZip, input.formerRoad) && flags(n.entityMismatch, n.closureHint, n.branch, input.rural, false);
   if (!plain) return `${prefix}J${unchecked}${JSON.stringify(input)}`;
   // one array joined, so the key is one flat string: built with template literals or `+` it is a
   // rope of ~40 strings, which a Map keeps as it is (~690 against ~160 bytes a kept key), and the
@@ -299,7 +300,7 @@ export function inputKey(input: AssessmentInput, unavailable: boolean, prefix = 
     prefix, unchecked, '|', input.status, '|', none(input.closedOn), '|', input.taxTypeCode, '|', input.entityKind, '|', input.addressQuality, '|', String(input.addressChanges), '|',
     flag(input.missingBuildingNumber), flag(input.missingUnit), flag(input.zipMismatch), flag(input.outdatedZip), flag(input.formerRoad), '|',
     none(input.liveNeighbour), '|', none(input.addressForm), '|', none(input.notFound), '|', input.buildingKind, '|',
-    flag(n.entityMismatch), flag(n.closureHint), flag(n.branch), '|', none(n.trade), '|',
+    flag(n.entityMismatch), flag(n.closureHint), flag(n.branch), flag(input.rural), '|', none(n.trade), '|',
     String(h.bizBounced), '|', String(h.bizDelivered), '|', String(h.bizGone), '|', String(h.bizAbsent), '|', String(h.addressBounced), '|', String(h.addressDelivered), '|', input.asOf,
   ].join('');
 }

@@ -205,7 +205,7 @@ const changed = (v: unknown): unknown => (typeof v === 'boolean' ? !v : typeof v
 test('a model input is remembered by a key that tells apart every input that differs', () => {
   const base: AssessmentInput = {
     status: 'active', closedOn: null, taxTypeCode: '01', entityKind: 'individual_taxable', addressQuality: 'exact', addressChanges: 0, missingBuildingNumber: false, missingUnit: false,
-    zipMismatch: false, outdatedZip: false, formerRoad: false, liveNeighbour: null, addressForm: 'road', notFound: null, buildingKind: 'apartment',
+    zipMismatch: false, outdatedZip: false, formerRoad: false, liveNeighbour: null, addressForm: 'road', notFound: null, buildingKind: 'apartment', rural: false,
     name: { entityMismatch: false, closureHint: false, trade: null, branch: false }, history: { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 }, asOf: '2026-11-27',
   };
   // every field changed in turn, nested ones too: a field the key left out would share a key
@@ -215,7 +215,7 @@ test('a model input is remembered by a key that tells apart every input that dif
       for (const [nk, nv] of Object.entries(v)) variants.push({ ...base, [k]: { ...v, [nk]: changed(nv) } });
     } else variants.push({ ...base, [k]: changed(v) });
   }
-  assert.equal(variants.length, 1 + 16 + 4 + 6, 'every field of the input was changed once');
+  assert.equal(variants.length, 1 + 17 + 4 + 6, 'every field of the input was changed once');
   variants.push(
     { ...base, closedOn: '2026-01-02' },
     { ...base, name: { ...base.name, trade: 'food' } },

@@ -323,6 +323,14 @@ test('why an address was not found: an unknown road, a number the road does not 
   assert.equal(match('서울 강남구 테헤란로 152').notFound, null, 'found addresses have no why');
 });
 
+test('a building in a 읍 or 면 is on a rural round; one in a 동, or no building matched, is not', () => {
+  assert.equal(match('경기도 양평군 양근로 12').rural, true);
+  assert.equal(match('서울 강남구 테헤란로 152').rural, false);
+  assert.equal(match('서울 강남구 테헤란로 999').rural, false, 'nothing matched');
+  const village = entry('강원특별자치도', '평창군', '기화길', '7', { eupmyeondong: '봉평면', ri: '창동리' });
+  assert.equal(match('강원 평창군 봉평면 기화길 7', [village]).rural, true);
+});
+
 test('the building kind from its names: the directory’s first, then the one the input wrote', () => {
   assert.equal(buildingKindOf('래미안블레스티지', null, true), 'apartment');
   assert.equal(buildingKindOf('역삼 한화오피스텔', null, true), 'officetel');

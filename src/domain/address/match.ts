@@ -254,5 +254,6 @@ export function matchAddress(parsed: ParsedAddress, candidates: DirectoryEntry[]
     formerRoad: only?.entry.via?.kind === 'former_road',
     notFound: plausible.length === 0 ? notFoundWhy(parsed, candidates) : null,
     buildingKind,
+    rural: only !== null && /[읍면]$/.test(only.entry.eupmyeondong),
   };
 }

@@ -131,6 +131,8 @@ export interface AddressMatch {
   notFound: NotFoundWhy | null;
   /** what kind of building the address is, from its names (see buildingKindOf) */
   buildingKind: BuildingKind;
+  /** the matched building is in a 읍 or 면 (its 읍면동 name says so): a rural round, whose carrier knows the people on it */
+  rural: boolean;
 }
 
 /**
@@ -144,16 +146,14 @@ export type NotFoundWhy = 'unknown_road' | 'no_such_number' | 'unknown_lot' | 'u
 /**
  * What kind of building, as its names tell (시군구용건물명 from the directory, or the name the
  * input wrote): whether a letter needs 동/호 to reach its addressee.
- * apartment: 아파트 and 오피스텔 (hundreds of units, mail sorted to unit boxes);
- * office: 빌딩, 타워, 센터, 상가, 지식산업센터 … (many tenants, often a management office);
+ * apartment: 아파트 and complexes named by brand (hundreds of units, mail sorted to unit boxes);
+ * officetel: 오피스텔 and the brands they are sold under (unit boxes like an apartment block, and
+ *   small tenants — one-person businesses, shared offices — that come and go);
+ * knowledge_center: 지식산업센터 (아파트형공장) by the word or the names they go by (small makers and
+ *   IT firms in small units, a management office);
+ * office: 빌딩, 타워, 센터, 상가 … (many tenants, often a management office);
  * villa: 빌라, 맨션, 연립, 다세대 (a few units, carriers often know the tenants);
  * house: a matched building with no name (a detached house or a small shop, one addressee);
  * unknown: no building matched and the input names none.
- */
-/**
- * officetel and knowledge_center are office buildings let in small units, told apart because
- * their tenants are many, small and come and go (an officetel's one-person businesses and shared
- * offices; a 지식산업센터's small makers and IT firms); an officetel also sorts its mail by 호 like
- * an apartment block.
  */
 export type BuildingKind = 'apartment' | 'officetel' | 'knowledge_center' | 'office' | 'villa' | 'house' | 'unknown';

@@ -142,6 +142,11 @@ export const FEATURE_TEXT = {
     source: 'address',
     text: fixed('지식산업센터: 작은 업체가 자주 들고 남', 'a 지식산업센터 (knowledge industry centre): small firms come and go'),
   },
+  area_rural: {
+    label: 'area_rural',
+    source: 'address',
+    text: fixed('읍·면 지역: 집배원이 받는 사람을 알고 사업장이 잘 옮기지 않음', 'a 읍 or 면: the rural carrier knows the people on the round, and businesses there move less'),
+  },
   closed_residential: {
     label: 'closed_residential',
     source: 'address',

@@ -21,6 +21,7 @@ const clean = (over: Partial<AssessmentInput> = {}): AssessmentInput => ({
   addressForm: 'road',
   notFound: null,
   buildingKind: 'office',
+  rural: false,
   name: { entityMismatch: false, closureHint: false, trade: null, branch: false },
   history: { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 },
   asOf: '2026-11-21',
@@ -170,6 +171,8 @@ test('the newer signals: a closed individual, trade and branch from the name, th
   assert.deepEqual(keys(clean({ status: 'closed', buildingKind: 'apartment' })), ['closed_residential', 'status_closed']);
   for (const buildingKind of ['office', 'house', 'unknown'] as const) assert.deepEqual(keys(clean({ status: 'closed', buildingKind })), ['status_closed']);
   assert.deepEqual(keys(clean({ status: 'active', buildingKind: 'apartment' })), []);
+  // a rural round's carrier knows the people on it
+  assert.deepEqual(keys(clean({ rural: true })), ['area_rural']);
   assert.deepEqual(keys(clean({ addressForm: 'jibun' })), ['jibun_form']);
   assert.deepEqual(keys(clean({ addressQuality: 'not_found', notFound: 'unknown_road' })), ['address_not_found', 'not_found_unknown_road']);
   assert.deepEqual(keys(clean({ addressQuality: 'not_found', notFound: 'no_such_number' })), ['address_not_found']);

@@ -134,6 +134,9 @@ export function featurize(input: AssessmentInput): Map<string, number> {
   // a business closed at a home (an apartment or a 다세대/연립: the directory's 공동주택 or its
   // name): the household is still there and takes the mail
   set('closed_residential', input.status === 'closed' && (input.buildingKind === 'apartment' || input.buildingKind === 'villa'));
+  // a 읍 or 면: the carrier of a rural round knows the people on it by name and finds them
+  // whatever the address says, and businesses there move less
+  set('area_rural', input.rural);
 
   set('name_entity_mismatch', input.name.entityMismatch);
   set('name_closure_hint', input.name.closureHint);

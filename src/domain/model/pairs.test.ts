@@ -81,7 +81,7 @@ test('a refit learns the pair: its accounts rank held-out mail close to the trut
 
   const input: AssessmentInput = {
     status: 'active', closedOn: null, taxTypeCode: '01', entityKind: 'corporate_head', addressQuality: 'exact', addressChanges: 0,
-    missingBuildingNumber: false, missingUnit: true, zipMismatch: false, outdatedZip: false, formerRoad: false, liveNeighbour: null, addressForm: 'road', notFound: null, buildingKind: 'office',
+    missingBuildingNumber: false, missingUnit: true, zipMismatch: false, outdatedZip: false, formerRoad: false, liveNeighbour: null, addressForm: 'road', notFound: null, buildingKind: 'office', rural: false,
     name: { entityMismatch: false, closureHint: false, trade: 'food', branch: false },
     history: { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 }, asOf: '2026-11-25',
   };

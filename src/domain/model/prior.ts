@@ -84,6 +84,9 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // closed at an apartment or villa: the owner's household still lives there (on top of
   // closed_individual, which says the same from the number alone)
   closed_residential: -0.4,
+  // a 읍 or 면 (a rural round): the carrier places mail by the people he knows, and businesses
+  // there (farms, village shops, home workshops) stay put
+  area_rural: -0.3,
   // 지번 addresses still route, but mark a record untouched since the 2014 switch to 도로명
   jibun_form: 0.2,
   // a road the directory does not know is often a typo or a renamed road (2.0 − 0.8)
@@ -123,7 +126,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.28b';
+export const PRIOR_VERSION = 'prior-2026.11.28c';
 
 /**
  * How sure the judgement above may be: the model that scores takes every weight, pair and the

@@ -22,6 +22,7 @@ const clean = (over: Partial<AssessmentInput> = {}): AssessmentInput => ({
   addressForm: 'road',
   notFound: null,
   buildingKind: 'office',
+  rural: false,
   name: { entityMismatch: false, closureHint: false, trade: null, branch: false },
   history: { bizBounced: 0, bizDelivered: 0, bizGone: 0, bizAbsent: 0, addressBounced: 0, addressDelivered: 0 },
   asOf: '2026-11-21',
@@ -120,7 +121,7 @@ test('reasons: the documented format, in both languages, for every mailing', () 
 test('reasons: most influential first, baseline last', () => {
   const a = assess(PRIOR_MODEL, MAILINGS[2]!, { account: { offset: 0.1, weights: {} } });
   const reasons = reasonsOf(a, 'ko');
-  assert.match(reasons.at(-1)!, /^\[baseline -2\.39\] 기본 반송 위험 \(모델 prior-2026\.11\.28b\) \(model\)$/);
+  assert.match(reasons.at(-1)!, /^\[baseline -2\.39\] 기본 반송 위험 \(모델 prior-2026\.11\.28c\) \(model\)$/);
   assert.equal(reasons[0], '[closed +2.63] 국세청 상태: 폐업자 (2026-05-01 폐업) (nts)');
   const weights = reasons.slice(0, -1).map((r) => Math.abs(Number(/ ([+-]\d+\.\d{2})\]/.exec(r)![1])));
   assert.deepEqual(weights, weights.toSorted((x, y) => y - x));

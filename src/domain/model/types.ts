@@ -30,6 +30,8 @@ export interface AssessmentInput {
   notFound: NotFoundWhy | null;
   /** the building's kind from its names (address/types.ts) */
   buildingKind: BuildingKind;
+  /** the matched building is in a 읍 or 면 (address/types.ts) */
+  rural: boolean;
   /** what the name says (name-signals.ts): legal form vs the number, closure words, trade, branch */
   name: NameSignals;
   /** the account's own recorded outcomes for this business number and for this address */

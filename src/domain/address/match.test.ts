@@ -340,6 +340,7 @@ test('the building kind from its names: the directory’s first, then the one th
   assert.equal(buildingKindOf('대륭테크노타운 18차', null, true), 'knowledge_center');
   assert.equal(buildingKindOf('문정 지식산업센터', null, true), 'knowledge_center');
   assert.equal(buildingKindOf('우림라이온스밸리', null, true), 'knowledge_center');
+  assert.equal(buildingKindOf('강변테크노마트', null, true), 'office', 'a shopping mall');
   assert.equal(buildingKindOf('강남파이낸스센터', null, true), 'office');
   assert.equal(buildingKindOf('한빛빌라', null, true), 'villa');
   assert.equal(buildingKindOf(null, null, true), 'house', 'a matched building without a name');

@@ -50,8 +50,9 @@ const MULTI_UNIT = /빌딩|타워|센터|아파트|오피스텔|상가|프라자
 // officetels by the word or by the brands builders sell them under (푸르지오시티, 디오빌, SK허브 …),
 // checked before the apartment brands some of them carry
 const OFFICETEL = /오피스텔|officetel|푸르지오시티|디오빌|sk허브|에스케이허브/i;
-// 지식산업센터 (아파트형공장): by the word, the former name, or the names their builders use
-const KNOWLEDGE_CENTER = /지식산업|아파트형공장|테크노|벤처|하이테크|디지털타워|it(?:타워|캐슬|센터|밸리)|아이티(?:타워|캐슬|센터|밸리)|v1\s?center|라이온스밸리|시그마밸리|w센터|에이스.*타워/i;
+// 지식산업센터 (아파트형공장): by the word, the former name, or the names their builders use (테크노마트
+// is a shopping mall)
+const KNOWLEDGE_CENTER = /지식산업|아파트형공장|테크노(?!마트)|벤처|하이테크|디지털타워|it(?:타워|캐슬|센터|밸리)|아이티(?:타워|캐슬|센터|밸리)|v1\s?center|라이온스밸리|시그마밸리|에이스.*타워/i;
 // apartment complexes are mostly named by brand, not by the word 아파트
 const APARTMENT = /아파트|apt|자이|래미안|푸르지오|힐스테이트|e편한세상|이편한세상|아이파크|더샵|롯데캐슬|센트레빌|위브|sk뷰|에스케이뷰|데시앙|스위첸|어울림|꿈에그린|하늘채|리슈빌|휴먼시아|주공/i;
 const OFFICE = /빌딩|타워|센터|상가|프라자|플라자|스퀘어|밸리|지식산업|테크노|벤처|오피스|몰|시티|비즈|tower|building|plaza/i;

@@ -11,6 +11,7 @@
 // The worlds `independent` (scripts/eval/independent-world.ts) and `second-opinion`
 // (scripts/eval/second-world.ts), not run by default, were each written apart from the model by
 // someone who had not read it, with their own address directory: --worlds independent,second-opinion.
+// So was `third` (scripts/eval/third-world.ts: a 영남·호남·충청 map, a supplier, a 등기 agency, a franchise HQ, fair leads).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -27,6 +28,7 @@ import iconv from 'iconv-lite';
 import { startChild } from '../bench/lib.ts';
 import { buildIndependentWorld, type IndependentWorld, type Mailing as IndependentMailing } from './eval/independent-world.ts';
 import { buildSecondWorld } from './eval/second-world.ts';
+import { buildThirdWorld } from './eval/third-world.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
 
 const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
@@ -55,6 +57,7 @@ const WORLDS: Record<string, Omit<WorldOptions, 'seed'>> = {
 const INDEPENDENT: Record<string, (seed: number, asOf: Date) => IndependentWorld> = {
   independent: buildIndependentWorld,
   'second-opinion': buildSecondWorld,
+  third: buildThirdWorld,
 };
 
 interface StageResult {

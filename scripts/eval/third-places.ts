@@ -221,7 +221,7 @@ export interface Places {
   byKind: Map<Kind, Building[]>;
   directoryLines: string[];
   relatedLines: string[];
-  /** standing buildings by 시군구|road|main|sub, and lots by 시군구|동|리|산|main|sub */
+  /** standing buildings by 시도|시군구|road|main|sub, and lots by 시도|시군구|동|리|산|main|sub */
   roadKeys: Set<string>;
   lotKeys: Set<string>;
 }
@@ -500,8 +500,8 @@ export function buildPlaces(seed: number, target = 15_500): Places {
     byKind.get(b.kind)!.push(b);
     if (b.gone) continue;
     const g = b.emd.region;
-    roadKeys.add(`${g.sigungu}|${b.road}|${b.main}|${b.sub}`);
-    for (const l of [{ main: b.lot, sub: b.lotSub }, ...b.lots]) lotKeys.add(`${g.sigungu}|${b.emd.name}|${b.ri}|${b.mountain && l.main === b.lot ? 1 : 0}|${l.main}|${l.sub}`);
+    roadKeys.add(`${g.sido}|${g.sigungu}|${b.road}|${b.main}|${b.sub}`);
+    for (const l of [{ main: b.lot, sub: b.lotSub }, ...b.lots]) lotKeys.add(`${g.sido}|${g.sigungu}|${b.emd.name}|${b.ri}|${b.mountain && l.main === b.lot ? 1 : 0}|${l.main}|${l.sub}`);
     directoryLines.push(addressLine(b, r));
     for (const l of b.lots) relatedLines.push(relatedLine(b, l));
   }
@@ -723,7 +723,7 @@ export function writeAddress(p: Places, b: Building, unit: Unit | null, s: Style
       const w = wrongNumber(b.main, r);
       const sub = b.sub > 0 && r() < 0.7 ? b.sub : 0;
       num = `${w}${sub > 0 ? `-${sub}` : ''}`;
-      number = p.roadKeys.has(`${g.sigungu}|${b.road}|${w}|${sub}`) ? 'wrongOther' : 'wrongAbsent';
+      number = p.roadKeys.has(`${g.sido}|${g.sigungu}|${b.road}|${w}|${sub}`) ? 'wrongOther' : 'wrongAbsent';
     }
     if (num !== '' && r() < s.noise * 0.3) num += '번지';
     body = [rural && r() > s.noise ? e.name : '', road, num].filter(Boolean).join(' ');
@@ -739,7 +739,7 @@ export function writeAddress(p: Places, b: Building, unit: Unit | null, s: Style
     } else if (u < s.noNumber + s.wrongNumber) {
       const w = wrongNumber(b.lot, r);
       lot = `${w}${b.lotSub > 0 ? `-${b.lotSub}` : ''}`;
-      number = p.lotKeys.has(`${g.sigungu}|${e.name}|${b.ri}|0|${w}|${b.lotSub}`) ? 'wrongOther' : 'wrongAbsent';
+      number = p.lotKeys.has(`${g.sido}|${g.sigungu}|${e.name}|${b.ri}|0|${w}|${b.lotSub}`) ? 'wrongOther' : 'wrongAbsent';
     }
     if (lot !== '' && r() < s.noise * 2) lot += '번지';
     if (lot !== '' && b.lots.length > 0 && r() < 0.35) lot += ` 외 ${b.lots.length}필지`;

@@ -130,6 +130,10 @@ cases('세종 and glued input', [
   ['서울 동대문구 서울시립대로 163', { sigungu: '동대문구', road: road('서울시립대로', 163) }],
   ['제주 제주시 제주대학로 102', { sigungu: '제주시', road: road('제주대학로', 102) }],
   ['인천 서구 인천대로 1', { sido: '인천광역시', road: road('인천대로', 1) }],
+  // a road named after its 군 keeps its name when a branch follows it
+  ['대구광역시 달성군 논공읍 달성군청로188번길 5-15', { sigungu: '달성군', road: road('달성군청로188번길', 5, 15), buildingName: null }],
+  ['대구 달성군 논공읍 달성군청로 5', { sigungu: '달성군', road: road('달성군청로', 5) }],
+  ['대구달성군현풍로12길3', { sido: '대구광역시', sigungu: '달성군', road: road('현풍로12길', 3) }],
 ]);
 
 cases('lot-number addresses', [

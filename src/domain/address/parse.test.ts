@@ -134,6 +134,7 @@ cases('세종 and glued input', [
   ['대구광역시 달성군 논공읍 달성군청로188번길 5-15', { sigungu: '달성군', road: road('달성군청로188번길', 5, 15), buildingName: null }],
   ['대구 달성군 논공읍 달성군청로 5', { sigungu: '달성군', road: road('달성군청로', 5) }],
   ['대구달성군현풍로12길3', { sido: '대구광역시', sigungu: '달성군', road: road('현풍로12길', 3) }],
+  ['대구달성군중앙1길3', { sido: '대구광역시', sigungu: '달성군', road: road('중앙1길', 3) }],
 ]);
 
 cases('lot-number addresses', [

@@ -327,7 +327,7 @@ function isPlacePart(rest: string): boolean {
   if (startsWithSigungu(rest)) return true;
   const road = ROAD_RE.exec(rest);
   // the road's own name, without a branch: "달성군청로188번길" is the road 달성군청로's 188번길, not 달성군 + 청로188번길
-  if (road) return road[1]!.replace(/\d{1,4}[가-힣]?길$/, '').length >= 3;
+  if (road) return road[1]!.replace(/(?<=[로길])\d{1,4}[가-힣]?길$/, '').length >= 3;
   const dong = DONG_RE.exec(rest);
   return dong !== null && dong[1]!.length >= 2;
 }

@@ -15,25 +15,14 @@
 // - old 6-digit postal codes (one per 동/읍/면) are kept so lists can still carry them.
 
 import { seededRandom } from '../../src/domain/seeded-random.ts';
+// the draws themselves are plain arithmetic on the seeded stream, the same for every world
+import { between as int, pick, type Rand, weighted } from './independent-names.ts';
 
-export type Rand = () => number;
+export { int, pick, type Rand, weighted };
 export type Kind = 'apt' | 'villa' | 'house' | 'shop' | 'office' | 'officetel' | 'kic' | 'factory' | 'market';
 export type Area = 'metro' | 'city' | 'eup' | 'myeon';
 /** c commercial core, r residential, n new town, i industrial, o old town, t coast/tourist, m mixed, f farmland */
 export type District = 'c' | 'r' | 'n' | 'i' | 'o' | 't' | 'm' | 'f';
-
-export const pick = <T>(r: Rand, xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
-export const int = (r: Rand, lo: number, hi: number): number => lo + Math.floor(r() * (hi - lo + 1));
-export function weighted<K extends string>(r: Rand, w: Partial<Record<K, number>>): K {
-  const entries = Object.entries(w) as [K, number][];
-  const total = entries.reduce((s, [, v]) => s + v, 0);
-  let u = r() * total;
-  for (const [k, v] of entries) {
-    u -= v;
-    if (u < 0) return k;
-  }
-  return entries.at(-1)![0];
-}
 
 interface SidoInfo { code: string; short: readonly string[]; old?: { name: string; until: number } }
 const SIDOS: Readonly<Record<string, SidoInfo>> = {

@@ -114,6 +114,10 @@ cases('시/도 and 시/군/구 aliases', [
   ['광주 서구 내방로 111', { sido: '광주광역시', sigungu: '서구' }],
   ['광주광역시 서구 내방로 111', { sido: '광주광역시', sigungu: '서구' }],
   ['대구 군위군 군위읍 중앙길 1', { sido: '대구광역시', sigungu: '군위군' }],
+  // moved to 대구 in 2023: a list from before still writes 경북
+  ['경상북도 군위군 군위읍 중앙길 1', { sido: '대구광역시', sigungu: '군위군', road: road('중앙길', 1) }],
+  ['경북 군위 효령면 화계리 12', { sido: '대구광역시', sigungu: '군위군', jibun: jibun('화계리', 12) }],
+  ['경북군위군군위읍중앙길1', { sido: '대구광역시', sigungu: '군위군' }],
   ['경기 양평 양평읍 양근리 123-4', { sido: '경기도', sigungu: '양평군' }],
   ['고성군 간성읍 중앙로 1', { sido: null, sigungu: '고성군' }],
   ['경남 고성군 고성읍 중앙로 1', { sido: '경상남도', sigungu: '고성군' }],

@@ -3,7 +3,7 @@
 // with or without a comma. parseAddress reads what it can and never throws; anything it cannot
 // place is left out rather than guessed, because the matcher treats every given part as a claim.
 
-import { readSigungu, SIDO_ALIASES, SIGUNGU_PREFIXES, sidoByAlias, sigunguRefs } from './regions.ts';
+import { currentSido, readSigungu, SIDO_ALIASES, SIGUNGU_PREFIXES, sidoByAlias, sigunguRefs } from './regions.ts';
 import type { ParsedAddress } from './types.ts';
 
 // Inputs come from spreadsheet cells; anything longer is not an address, and the cap keeps
@@ -162,6 +162,7 @@ export function parseAddress(raw: string): ParsedAddress {
     out.sido = '경기도';
     out.sigungu = '광주시';
   }
+  if (out.sido !== null && out.sigungu !== null) out.sido = currentSido(out.sido, out.sigungu);
   if (out.jibun === null && inner.jibun) out.jibun = inner.jibun;
   const name = inner.names.length > 0 ? inner.names.join(' ') : nameWords.join(' ');
   if (name !== '') out.buildingName = name;

@@ -108,6 +108,20 @@ for (const { name: sido, sigungu } of SIDOS) {
   }
 }
 
+/**
+ * 시/군/구 that moved to another 시/도, with the 시/도 they were under: lists written before the move
+ * still name the old one ("경상북도 군위군"), and it is the same place, as "강원도" is 강원특별자치도.
+ */
+const MOVED: ReadonlyMap<string, { from: string; to: string }> = new Map([
+  ['군위군', { from: '경상북도', to: '대구광역시' }], // 2023-07-01
+]);
+
+/** The 시/도 a 시/군/구 is under today when it was written under the one it left; else the 시/도 as read. */
+export function currentSido(sido: string, sigungu: string): string {
+  const moved = MOVED.get(sigungu);
+  return moved !== undefined && moved.from === sido ? moved.to : sido;
+}
+
 /** Places a written 시/군/구 can mean, across all 시/도 (filter by 시/도 yourself). */
 export function sigunguRefs(key: string): readonly SigunguRef[] {
   return REFS.get(key) ?? [];

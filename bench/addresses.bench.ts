@@ -6,7 +6,9 @@
 // embedded store, or PostgreSQL with BENCH_DATABASE_URL; prints the store's size; then matches
 // BENCH_MATCHES (default 50,000) addresses written as lists write them (half clean, half damaged:
 // abbreviated 시/도, 지번 forms, old postal codes, missing or wrong numbers, road typos, a missing
-// 로/길) one after another on one core, as POST /verify does (parse, directory, matcher), and in
+// 로/길; with BENCH_FORMS=wider a tenth in forms that narrow the search less: no 시/도 or 시/군/구,
+// the 시/도 alone, a road typo with neither, the official form's (동, 건물명) note, a 지번 without its
+// 시/군/구, a building by its name) one after another on one core, as POST /verify does (parse, directory, matcher), and in
 // chunks of 1,000 as a batch job does (findMany). BENCH_KEEP=1 keeps the generated files and
 // store in BENCH_DIR (default a temp folder) so a second run skips generating and importing.
 import { spawn } from 'node:child_process';
@@ -32,6 +34,8 @@ const BUILDINGS = Number(process.env.BENCH_BUILDINGS ?? 6_400_000);
 const MATCHES = Number(process.env.BENCH_MATCHES ?? 50_000);
 const PG_URL = process.env.BENCH_DATABASE_URL;
 const KEEP = process.env.BENCH_KEEP === '1';
+// BENCH_FORMS=wider: a tenth of the addresses in forms that narrow the search less (below)
+const WIDER = process.env.BENCH_FORMS === 'wider';
 const SCHEMA = 'bench_addresses';
 const BIN = path.resolve(import.meta.dirname, '../bin/bizcheck.js');
 // every 시/도, each with buildings in proportion to its 시/군/구 (about 25,000 per 시/군/구 at the
@@ -167,7 +171,23 @@ for (let i = 0; i < MATCHES; i++) {
   const r = random();
   if (r < 0.5) written.push({ raw: writeAddress(e, 'none', null, random, pick), damage: 'none' });
   else if (r < 0.55 && e.sigungu !== '' && !e.roadName.endsWith('번길')) written.push({ raw: `${e.sido} ${e.sigungu} ${e.roadName.replace(/(로|길)$/, '')} ${e.buildingMain}`, damage: 'no_suffix' });
-  else {
+  else if (WIDER && r < 0.65) {
+    // how lists also write a place, with less to narrow the search: no 시/도 and 시/군/구 at all, the
+    // 시/도 alone, a road typo with neither, the official form's (동, 건물명) note, a 지번 without
+    // its 시/군/구, a building by its name after its 동
+    const num = `${e.underground ? '지하 ' : ''}${e.buildingMain}${e.buildingSub ? `-${e.buildingSub}` : ''}`;
+    const typo = writeAddress(e, 'road_typo', null, random, pick).split(' ').slice(e.sigungu === '' ? 1 : 1 + e.sigungu.split(' ').length).join(' ');
+    const forms: [string, string][] = [
+      ['no_region', `${e.roadName} ${num}`],
+      ['sido_only', `${e.sido} ${e.roadName} ${num}`],
+      ['typo_no_region', typo],
+      ['official_note', `${e.sido} ${e.sigungu} ${e.roadName} ${num} (${e.eupmyeondong}${e.buildingName ? `, ${e.buildingName}` : ''})`],
+      ['jibun_no_sgg', `${e.sido} ${e.eupmyeondong}${e.ri ? ` ${e.ri}` : ''} ${e.jibunMain}${e.jibunSub ? `-${e.jibunSub}` : ''}`],
+      ['name_only', `${e.sido} ${e.sigungu} ${e.eupmyeondong} ${e.buildingName || '한빛빌딩'} 3층`],
+    ];
+    const [damage, raw] = pick(forms);
+    written.push({ raw, damage });
+  } else {
     const damage = pick(DAMAGE);
     written.push({ raw: writeAddress(e, damage, null, random, pick), damage });
   }

@@ -29,6 +29,7 @@ import { startChild } from '../bench/lib.ts';
 import { buildIndependentWorld, type IndependentWorld, type Mailing as IndependentMailing } from './eval/independent-world.ts';
 import { buildSecondWorld } from './eval/second-world.ts';
 import { buildThirdWorld } from './eval/third-world.ts';
+import { buildFourthWorld } from './eval/fourth-world.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
 
 const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
@@ -58,6 +59,7 @@ const INDEPENDENT: Record<string, (seed: number, asOf: Date) => IndependentWorld
   independent: buildIndependentWorld,
   'second-opinion': buildSecondWorld,
   third: buildThirdWorld,
+  fourth: buildFourthWorld,
 };
 
 interface StageResult {
@@ -308,6 +310,7 @@ async function runWorld(key: string): Promise<void> {
       diffs.sort((a, b) => Math.abs(b.fitted - b.prior) * Math.sqrt(b.n) - Math.abs(a.fitted - a.prior) * Math.sqrt(a.n));
       console.log(`  intercept: prior ${PRIOR_MODEL.intercept.toFixed(2)}, fitted ${one.intercept.toFixed(2)}; terms (labels, prior → fitted):`);
       for (const d of diffs.slice(0, 25)) console.log(`    ${d.k} (${d.n}): ${d.prior.toFixed(2)} → ${d.fitted.toFixed(2)}`);
+      if (process.env.EVAL_FIT_OUT) writeFileSync(`${process.env.EVAL_FIT_OUT}-${key}.json`, JSON.stringify({ intercept: one.intercept, prior: PRIOR_MODEL.intercept, terms: diffs }));
       if (independent) {
         // the most any model could reach from what can be known: the world's visible truth (each
         // key by value, the closure's age only when NTS reports it) fitted on the pools' outcomes

@@ -170,7 +170,7 @@ export const FEATURE_TEXT = {
     source: 'input',
     text: fixed('상호에 폐업·청산·(구) 등 표시가 있음', 'the name suggests it is no longer current (폐업, 청산, (구) …)'),
   },
-  trade_food: { label: 'trade_food', source: 'input', text: fixed('상호로 본 업종: 음식·카페 (폐업·이전이 잦음)', 'trade from the name: food and drink (closes and moves often)') },
+  trade_food: { label: 'trade_food', source: 'input', text: fixed('상호로 본 업종: 음식·카페', 'trade from the name: food and drink') },
   trade_beauty: { label: 'trade_beauty', source: 'input', text: fixed('상호로 본 업종: 미용', 'trade from the name: beauty') },
   trade_retail: { label: 'trade_retail', source: 'input', text: fixed('상호로 본 업종: 소매', 'trade from the name: retail') },
   trade_education: { label: 'trade_education', source: 'input', text: fixed('상호로 본 업종: 학원·교육', 'trade from the name: education') },

@@ -35,7 +35,8 @@ import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type
 const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
 const seed = Number(values.seed);
 const root = path.resolve(import.meta.dirname, '..');
-const STAGES = [0, 2_000, 10_000];
+// EVAL_STAGES=0 (or 0,2000): only these stages, for a quick look at the prior
+const STAGES = process.env.EVAL_STAGES ? process.env.EVAL_STAGES.split(',').map(Number) : [0, 2_000, 10_000];
 const AS_OF = new Date();
 
 const WORLDS: Record<string, Omit<WorldOptions, 'seed'>> = {

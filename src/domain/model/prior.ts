@@ -72,10 +72,14 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   // every extra changed component makes it less sure (one change: 0.15 + 0.15 = 0.3)
   address_corrected: 0.15,
   address_changes: 0.15,
-  // several candidates: roughly a coin flip on the right building among a few, ×3–4 risk
-  address_ambiguous: 1.2,
-  // no such address in the 도로명 directory: the carrier cannot find it either (~20 % with a clean status)
-  address_not_found: 2.0,
+  // several candidates: roughly a coin flip on the right building among a few (~23 % as scored
+  // alone). With a missing building number, which it mostly comes with, ~37 %: the four mailing worlds
+  // written apart observed 0.35–0.47 on such rows where 1.2 said 0.30 (moved halfway, session 34)
+  address_ambiguous: 1.6,
+  // a building number that does not exist on a real road: the carrier cannot find it either, and a
+  // demolished building's letter always comes back (~34 % as scored with a clean status; the four
+  // worlds written apart observed 0.28–0.60 on such rows where 2.0 said 0.29: moved halfway)
+  address_not_found: 2.3,
   // the client keeps its own address, unchecked: a little worse than a verified one
   no_address: 0.3,
   // a road without its building number (주소불충분): the carrier places it only if someone on the
@@ -102,8 +106,9 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   area_rural: -0.3,
   // 지번 addresses still route, but mark a record untouched since the 2014 switch to 도로명
   jibun_form: 0.25,
-  // a road the directory does not know is often a typo or a renamed road (2.0 − 0.8)
-  not_found_unknown_road: -0.8,
+  // a road the directory does not know is often a typo or a renamed road the carrier still knows
+  // (2.3 − 1.1: as before address_not_found rose; those rows bounced as predicted)
+  not_found_unknown_road: -1.1,
   zip_mismatch: 0.3,
   // 6-digit codes still route, and mark a record not touched since 2015 — a weak sign beside a
   // 지번 form, which comes with them (0.2 → 0.05: the worlds written apart fit it near 0)
@@ -143,7 +148,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.28e';
+export const PRIOR_VERSION = 'prior-2026.11.28f';
 
 /**
  * How sure the judgement above may be: the model that scores takes every weight, pair and the

@@ -30,6 +30,7 @@ import { buildIndependentWorld, type IndependentWorld, type Mailing as Independe
 import { buildSecondWorld } from './eval/second-world.ts';
 import { buildThirdWorld } from './eval/third-world.ts';
 import { buildFourthWorld } from './eval/fourth-world.ts';
+import { buildFifthWorld } from './eval/fifth-world.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
 
 const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
@@ -61,6 +62,7 @@ const INDEPENDENT: Record<string, (seed: number, asOf: Date) => IndependentWorld
   'second-opinion': buildSecondWorld,
   third: buildThirdWorld,
   fourth: buildFourthWorld,
+  fifth: buildFifthWorld,
 };
 
 interface StageResult {

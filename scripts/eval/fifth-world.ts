@@ -138,11 +138,11 @@ const STYLES: readonly Style[] = [
 const SIMILAR: Record<string, string> = { 대: '데', 데: '대', 세: '새', 새: '세', 계: '게', 게: '계', 의: '이', 외: '왜', 왜: '외', 예: '에', 에: '예', 래: '레', 레: '래', 개: '게', 내: '네', 네: '내', 해: '헤', 매: '메', 배: '베', 채: '체', 재: '제', 제: '재', 성: '송', 동: '돈', 중: '정', 원: '언', 천: '전', 청: '정' };
 
 function typoRoad(r: Rand, name: string): string {
-  if (/번길$/.test(name) && chance(r, 0.5)) return name.replace(/번길$/, '길');
+  if (name.endsWith('번길') && chance(r, 0.5)) return name.replace(/번길$/, '길');
   const m = /^(.*?)([0-9]*(?:번길|길|로|대로))$/.exec(name);
   const stem = m ? m[1]! : name;
   const tail = m ? m[2]! : '';
-  const idx = [...stem].map((c, i) => (SIMILAR[c] ? i : -1)).filter((i) => i >= 0);
+  const idx = Array.from(stem).map((c, i) => (SIMILAR[c] ? i : -1)).filter((i) => i >= 0);
   if (idx.length > 0) {
     const i = pick(r, idx);
     return stem.slice(0, i) + SIMILAR[stem[i]!]! + stem.slice(i + 1) + tail;
@@ -158,7 +158,7 @@ function writeAddress(r: Rand, row: Row): { address: string; form: string; damag
   const Y = row.listYear;
   const nm = namesAt(b, Y);
   const oldNames = nm.sido !== e.sido || nm.sgg !== e.sigungu || nm.area !== e.eupmyeondong;
-  let damage = weighted(r, st.damage) as Damage;
+  let damage = weighted(r, st.damage);
   const bnameNow = b.formerName && Y < b.formerName.until ? b.formerName.name : e.buildingName;
   if (damage === 'name-only' && (!bnameNow || b.kind === 'house')) damage = 'none';
   if (damage === 'sgg-short' && !nm.sgg.includes(' ') && !(nm.sgg && chance(r, 0.5))) damage = 'none';
@@ -426,6 +426,7 @@ export function buildFifthWorld(seed: number, asOf: Date): IndependentWorld {
         case 'road-typo': return 0.05;
         case 'no-area': return 0.02;
         case 'sgg-short': return 0.02;
+        case 'none':
         default: return 0.005;
       }
     })();

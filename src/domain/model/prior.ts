@@ -73,12 +73,14 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_corrected: 0.15,
   address_changes: 0.15,
   // several candidates: roughly a coin flip on the right building among a few (~23 % as scored
-  // alone). With a missing building number, which it mostly comes with, ~37 %: the four mailing worlds
-  // written apart observed 0.35–0.47 on such rows where 1.2 said 0.30 (moved halfway, session 34)
+  // alone). With a missing building number, which it mostly comes with, ~37 %: the four mailing
+  // worlds written apart observed 0.28–0.47 on such rows (0.42 in all) where 1.2 said 0.30 (moved
+  // halfway, session 34)
   address_ambiguous: 1.6,
   // a building number that does not exist on a real road: the carrier cannot find it either, and a
   // demolished building's letter always comes back (~34 % as scored with a clean status; the four
-  // worlds written apart observed 0.28–0.60 on such rows where 2.0 said 0.29: moved halfway)
+  // worlds written apart observed 0.19–0.60 on such rows (0.41 in all) where 2.0 said 0.29:
+  // moved halfway)
   address_not_found: 2.3,
   // the client keeps its own address, unchecked: a little worse than a verified one
   no_address: 0.3,

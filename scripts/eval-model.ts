@@ -7,11 +7,13 @@
 // again — at 0, 2,000 and 10,000 labels. Printed per stage: AUC, log loss, Brier, ECE, the time
 // to score, and two yardsticks: P(bounce | status) (per account in the multi-account world) from
 // the pool's outcomes, and the world's own probabilities (the ceiling).
-//   node scripts/eval-model.ts [--worlds returned-mail,thresholds,four-customers] [--seed 1]
-// The worlds `independent` (scripts/eval/independent-world.ts) and `second-opinion`
-// (scripts/eval/second-world.ts), not run by default, were each written apart from the model by
-// someone who had not read it, with their own address directory: --worlds independent,second-opinion.
-// So was `third` (scripts/eval/third-world.ts: a 영남·호남·충청 map, a supplier, a 등기 agency, a franchise HQ, fair leads).
+//   node scripts/eval-model.ts [--worlds returned-mail,thresholds,…] [--seed 1]
+// By default every world: the three built beside the model (scripts/eval/worlds.ts), then the five
+// written apart from it by someone who had not read it, each with its own address directory:
+// `independent` (scripts/eval/independent-world.ts), `second-opinion` (second-world.ts), `third`
+// (third-world.ts: a 영남·호남·충청 map, a supplier, a 등기 agency, a franchise HQ, fair leads),
+// `fourth` (fourth-world.ts: a card company, a city office, trial sign-ups, a food distributor) and
+// `fifth` (fifth-world.ts: a debt collector, an insurer, a 테크노파크, a 농협). About a minute a world.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +35,7 @@ import { buildFourthWorld } from './eval/fourth-world.ts';
 import { buildFifthWorld } from './eval/fifth-world.ts';
 import { buildWorld, fourCustomers, type Mailing, returnedMail, thresholds, type WorldOptions } from './eval/worlds.ts';
 
-const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers' }, seed: { type: 'string', default: '1' } } });
+const { values } = parseArgs({ options: { worlds: { type: 'string', default: 'returned-mail,thresholds,four-customers,independent,second-opinion,third,fourth,fifth' }, seed: { type: 'string', default: '1' } } });
 const seed = Number(values.seed);
 const root = path.resolve(import.meta.dirname, '..');
 // EVAL_STAGES=0 (or 0,2000): only these stages, for a quick look at the prior

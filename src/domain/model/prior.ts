@@ -154,7 +154,7 @@ export const PRIOR_WEIGHTS: Readonly<Record<FeatureName, number>> = {
   address_history: 0.5,
 };
 
-export const PRIOR_VERSION = 'prior-2026.11.28g';
+export const PRIOR_VERSION = 'prior-2026.11.28h';
 
 /**
  * How sure the judgement above may be: the model that scores takes every weight, pair and the
@@ -185,12 +185,16 @@ const SCORED: Readonly<Record<FeatureName, number>> = Object.fromEntries(Object.
  * move these terms like any other pair (pairs.ts).
  */
 const ABSENT: readonly FeatureName[] = ['status_closed', 'status_suspended', 'status_unregistered'];
-/** with the weights that come with each: a missing 동/호 in a block is missing_unit's too */
-const UNPLACED: readonly (readonly [FeatureName, number])[] = [
-  ['address_not_found', SCORED.address_not_found],
-  ['address_ambiguous', SCORED.address_ambiguous],
-  ['missing_building_number', SCORED.missing_building_number],
-  ['missing_unit_apartment', SCORED.missing_unit + SCORED.missing_unit_apartment],
+/**
+ * Each with the weight that comes with it on top of what an earlier one already carries: a missing
+ * 동/호 in a block is missing_unit's too, so its pair takes off only what missing_unit's has not.
+ */
+const UNPLACED: readonly (readonly [feature: FeatureName, already: number, weight: number])[] = [
+  ['address_not_found', 0, SCORED.address_not_found],
+  ['address_ambiguous', 0, SCORED.address_ambiguous],
+  ['missing_building_number', 0, SCORED.missing_building_number],
+  ['missing_unit', 0, SCORED.missing_unit],
+  ['missing_unit_apartment', SCORED.missing_unit, SCORED.missing_unit_apartment],
 ];
 
 /** The pair weight that makes two causes at weights a and b combine as either one returning the letter. */
@@ -210,13 +214,15 @@ const CHURN: readonly FeatureName[] = [
   'tax_simplified', 'entity_individual', 'name_branch', 'building_officetel', 'building_knowledge_center',
 ];
 
-const EITHER: readonly (readonly [FeatureName, FeatureName, number])[] = [
-  ...ABSENT.flatMap((a) => UNPLACED.map(([b, wb]) => [a, b, wb] as const)),
-  ...CHURN.map((b) => ['status_closed', b, SCORED[b]] as const),
+const EITHER: readonly (readonly [FeatureName, FeatureName, already: number, weight: number])[] = [
+  ...ABSENT.flatMap((a) => UNPLACED.map(([b, already, wb]) => [a, b, already, wb] as const)),
+  ...CHURN.map((b) => ['status_closed', b, 0, SCORED[b]] as const),
 ];
 const PRIOR_PAIRS: [string, string][] = EITHER.map(([a, b]) => [a, b]);
+const pairWeight = (a: FeatureName, already: number, wb: number): number =>
+  eitherCausePairWeight(SCORED_INTERCEPT, SCORED[a], already + wb) - eitherCausePairWeight(SCORED_INTERCEPT, SCORED[a], already);
 const PAIR_WEIGHTS: Record<string, number> = Object.fromEntries(
-  EITHER.map(([a, b, wb]) => [pairName(a, b), Math.round(eitherCausePairWeight(SCORED_INTERCEPT, SCORED[a], wb) * 100) / 100]),
+  EITHER.map(([a, b, already, wb]) => [pairName(a, b), Math.round(pairWeight(a, already, wb) * 100) / 100]),
 );
 
 export const PRIOR_MODEL: ModelParams = Object.freeze({

@@ -4,8 +4,8 @@
 // Reference case (all features 0): an active, corporate, general-VAT business at an exactly
 // matched address with a unit, a current postal code and no recorded history.
 // Where the mailing worlds written apart from this model (scripts/eval) all but agree that a
-// weight is off — five of six free fits (three worlds, two draws each) on the same side — it was
-// moved half the way to their mean, no further: moved that way from two worlds, the third world's
+// weight is off — five of six free fits (three worlds, two draws each) on the same side, or a
+// group of rows observed far from what it said — it was moved half the way to them, no further: moved that way from two worlds, the third world's
 // ranking before labels improved in each of the three leave-one-out trials (both draws), where
 // moving all the way made two of the three worse (bench/RESULTS.md, session 34).
 import type { FeatureName } from './feature-text.ts';

@@ -13,6 +13,10 @@ test('a closure and an address the carrier cannot place combine as either one re
   const both = p({ status_closed: 1, address_not_found: 1 });
   assert.ok(Math.abs(both - (1 - ((1 - closed) * (1 - lost)) / (1 - p0))) < 0.005, `${both}`);
   assert.ok(both > closed && both > lost, 'each cause still adds to the other');
+  // so does a missing 동/호 outside a block, alone or with the block's
+  const noUnit = p({ missing_unit: 1 });
+  const closedNoUnit = p({ status_closed: 1, missing_unit: 1 });
+  assert.ok(Math.abs(closedNoUnit - (1 - ((1 - closed) * (1 - noUnit)) / (1 - p0))) < 0.005, `${closedNoUnit}`);
   // a missing 동/호 in a block comes with missing_unit: the pair takes both into account
   const block = p({ missing_unit: 1, missing_unit_apartment: 1 });
   const closedInBlock = p({ status_closed: 1, missing_unit: 1, missing_unit_apartment: 1 });

@@ -43,7 +43,10 @@ export async function* csvRecords(body: Readable, opts: CsvOptions): AsyncGenera
     max_record_size: opts.maxRecordChars,
     bom: true,
   });
-  const decoder = iconv.decodeStream(opts.encoding, { stripBOM: true });
+  // csv-parse splits bytes and decodes each field from them: UTF-8 goes to it as read, and only
+  // other encodings are decoded first (a string fed to it is encoded back to bytes, which cost a
+  // decode, an encode and the garbage of both for nothing)
+  const decoder = opts.encoding === 'utf-8' ? null : iconv.decodeStream(opts.encoding, { stripBOM: true });
   let failure: unknown = null;
   let ended = false;
   let wake: (() => void) | null = null;
@@ -57,10 +60,12 @@ export async function* csvRecords(body: Readable, opts: CsvOptions): AsyncGenera
     signal();
   });
   // errors anywhere in the chain surface through `parser`
-  pipeline(body, decoder, parser, (err) => {
+  const done = (err: Error | null) => {
     if (err) failure ??= err;
     signal();
-  });
+  };
+  if (decoder) pipeline(body, decoder, parser, done);
+  else pipeline(body, parser, done);
   parser.on('error', (err) => {
     failure ??= err;
     signal();

@@ -171,3 +171,18 @@ test('an abort while the upload stalls ends the read with the abort reason', T, 
   assert.ok(seen >= 4000 && seen <= 5000);
   assert.ok(late.destroyed);
 });
+
+test('UTF-8 read as bytes: characters split across chunks, a BOM, and a broken byte past the sampled head read as Node decodes them', T, async () => {
+  const head = `\uFEFF사업자등록번호,상호,주소\n${'1248100998,"한빛상사, 본점",서울특별시 강남구 테헤란로 152 3층\n'.repeat(3_000)}`;
+  // one byte that is not UTF-8 in the middle of a name, far past what encoding detection samples
+  const bytes = Buffer.concat([Buffer.from(`${head}2208162517,두리`), Buffer.from([0xc0]), Buffer.from('물산,부산 "해운대" 1\n')]);
+  for (const size of [1, 2, 7, 64 * 1024]) {
+    const opened = await openRows(upload(bytes, size), { maxRows: 10_000 });
+    assert.equal(opened.encoding, 'utf-8');
+    assert.deepEqual(opened.headers, ['사업자등록번호', '상호', '주소']);
+    const rows = await collect(opened.rows);
+    assert.equal(rows.length, 3_001);
+    assert.deepEqual(rows[2_999]!.cells, { 사업자등록번호: '1248100998', 상호: '한빛상사, 본점', 주소: '서울특별시 강남구 테헤란로 152 3층' });
+    assert.deepEqual(rows[3_000]!.cells, { 사업자등록번호: '2208162517', 상호: '두리\uFFFD물산', 주소: '부산 "해운대" 1' });
+  }
+});

@@ -245,13 +245,14 @@ async function runWorld(key: string): Promise<void> {
           b.p += x;
           b.y += y[i] ? 1 : 0;
         });
-        if (target === 0) {
-          // the terms of the rows predicted within EVAL_LO–EVAL_HI (default: the surest, ≥ 0.6), and how often they bounced
+        if (target === Number(process.env.EVAL_BAND_STAGE ?? 0)) {
+          // the terms of the rows predicted within EVAL_LO–EVAL_HI (default: the surest, ≥ 0.6), and
+          // how often they bounced, at the stage EVAL_BAND_STAGE (default 0: before labels), by account
           const terms = new Map<string, { n: number; y: number; p: number }>();
           scored.forEach((sc, a) => sc.results.forEach((r, i) => {
             const bp = r.bounce_prob ?? 0;
             if (bp < Number(process.env.EVAL_LO ?? 0.6) || bp >= Number(process.env.EVAL_HI ?? 1.01)) return;
-            const combo = [...(r.reasons ?? '').matchAll(/\[([a-z_]+) [+-]/g)].map((m) => m[1]!).filter((t) => t !== 'baseline').toSorted((x, z) => x.localeCompare(z)).join(' ');
+            const combo = `${a}: ${[...(r.reasons ?? '').matchAll(/\[([a-z_]+) [+-]/g)].map((m) => m[1]!).filter((t) => t !== 'baseline').toSorted((x, z) => x.localeCompare(z)).join(' ')}`;
             const t = terms.get(combo) ?? { n: 0, y: 0, p: 0 };
             t.n++;
             t.y += world.test[a]![i]!.bounced ? 1 : 0;
@@ -259,6 +260,19 @@ async function runWorld(key: string): Promise<void> {
             terms.set(combo, t);
           }));
           for (const [k, t] of [...terms].toSorted((x, z) => z[1].n - x[1].n).slice(0, 12)) console.log(`  p in band: n ${t.n} p ${(t.p / t.n).toFixed(2)} y ${(t.y / t.n).toFixed(2)}  ${k}`);
+          // each term alone, by account: how its rows in the band were predicted and how they bounced
+          const single = new Map<string, { n: number; y: number; p: number }>();
+          for (const [combo, t] of terms) {
+            const [a, rest] = combo.split(': ');
+            for (const term of (rest ?? '').split(' ').filter(Boolean)) {
+              const e = single.get(`${a}: ${term}`) ?? { n: 0, y: 0, p: 0 };
+              e.n += t.n;
+              e.y += t.y;
+              e.p += t.p;
+              single.set(`${a}: ${term}`, e);
+            }
+          }
+          for (const [k, t] of [...single].filter(([, e]) => e.n >= 100).toSorted(([x], [z]) => x.localeCompare(z))) console.log(`  term in band: n ${t.n} p ${(t.p / t.n).toFixed(3)} y ${(t.y / t.n).toFixed(3)}  ${k}`);
         }
         const perAcct = scored.map((sc, a) => {
           const n = sc.results.length;
@@ -303,11 +317,11 @@ async function runWorld(key: string): Promise<void> {
       const examples = pools.flatMap((pl, a) => pl.results.map((r, i) => ({ features: termsOf(r, a), bounced: world.pool[a]![i]!.bounced })));
       const free = fitGlobal({ version: 'free', kind: 'global', intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() }, examples, { now: AS_OF, interceptPrecision: 1 });
       const q = lastScored.flatMap((sc, a) => sc.results.map((r) => sigmoid(scoreTerms(free, termsOf(r, a)).logit)));
-      console.log(`  our terms, fitted freely on all ${examples.length} pool labels (account by account too): AUC ${auc(q, y).toFixed(3)}`);
+      console.log(`  our terms, fitted freely on all ${examples.length} pool labels (account by account too): AUC ${auc(q, y).toFixed(3)}, log loss ${logLoss(q, y).toFixed(3)}`);
       // the most a prior could say before labels: the same terms, one shared copy, no account's
       const one = fitGlobal({ version: 'free', kind: 'global', intercept: -2, weights: {}, trainedOn: 0, createdAt: AS_OF.toISOString() }, examples.map((e) => ({ ...e, features: shared(e.features) })), { now: AS_OF, interceptPrecision: 1 });
       const q1 = lastScored.flatMap((sc, a) => sc.results.map((r) => sigmoid(scoreTerms(one, shared(termsOf(r, a))).logit)));
-      console.log(`  our terms, one shared copy fitted freely on the pool labels (what a prior could reach): AUC ${auc(q1, y).toFixed(3)}`);
+      console.log(`  our terms, one shared copy fitted freely on the pool labels (what a prior could reach): AUC ${auc(q1, y).toFixed(3)}, log loss ${logLoss(q1, y).toFixed(3)}`);
       const support = new Map<string, number>();
       for (const e of examples) for (const k of shared(e.features).keys()) support.set(k, (support.get(k) ?? 0) + 1);
       const prior: Readonly<Record<string, number>> = PRIOR_MODEL.weights;
@@ -324,7 +338,7 @@ async function runWorld(key: string): Promise<void> {
           const ex = independent.pool.flatMap((pl, a) => pl.map((m) => ({ features: visible(independent.visible, m, copies ? a : null), bounced: m.bounced })));
           const fit = fitGlobal(bare, ex, { now: AS_OF, interceptPrecision: 1 });
           const q2 = independent.test.flatMap((t, a) => t.map((m) => sigmoid(scoreTerms(fit, visible(independent.visible, m, copies ? a : null)).logit)));
-          console.log(`  the world's visible truth fitted freely on the pool labels${copies ? ' (account by account too)' : ''}: AUC ${auc(q2, y).toFixed(3)}`);
+          console.log(`  the world's visible truth fitted freely on the pool labels${copies ? ' (account by account too)' : ''}: AUC ${auc(q2, y).toFixed(3)}, log loss ${logLoss(q2, y).toFixed(3)}`);
         }
       }
     }

@@ -11,7 +11,7 @@ import type { LabelCounts } from '../domain/label.ts';
 export type AddressThreadSetup = { directory: 'local'; store: Config['store']; mmapBytes?: number } | { directory: 'sandbox' };
 
 export type ToAddressThread =
-  /** check these addresses; with `keep`, keep the checks for a `score` of the same chunk and answer only their buildings */
+  /** check these addresses; with `keep`, keep the checks for a `score` of the same chunk and answer only what each is counted by (its delivery point) */
   | { id: number; raws: string[]; keep?: true }
   /** score a chunk's mailings against the checks kept by call `session` (then forgotten) */
   | { id: number; score: { session: number; rows: MailingColumns; ctx: ScoringContext } }

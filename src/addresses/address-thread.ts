@@ -14,7 +14,7 @@ import { AddressStore } from '../store/address-store.ts';
 import { SqliteSql } from '../store/sql-sqlite.ts';
 import { directoryFileOf } from '../store/sqlite-files.ts';
 import { PostgresStore } from '../store/postgres.ts';
-import { ScoreMemo, scoreChunk } from '../domain/mailing-score.ts';
+import { deliveryPointOf, ScoreMemo, scoreChunk } from '../domain/mailing-score.ts';
 import { type AddressThreadSetup, type FromAddressThread, fromColumns, keptToColumns, type ToAddressThread } from './address-thread-protocol.ts';
 
 const setup = workerData as AddressThreadSetup;
@@ -64,7 +64,7 @@ async function answer(m: Exclude<ToAddressThread, { stop: true }>): Promise<From
     id: m.id,
     buildings: m.raws.map((raw) => {
       const c = checks.get(raw) ?? new Error('the address was not checked');
-      return c instanceof Error ? { error: c.message } : (c.entry?.buildingId ?? null);
+      return c instanceof Error ? { error: c.message } : deliveryPointOf(c);
     }),
   };
 }

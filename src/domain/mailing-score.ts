@@ -43,9 +43,24 @@ export function normaliseAddressKey(raw: string): string {
   return raw.normalize('NFKC').replace(/[\s,.()-]+/g, '').toLowerCase();
 }
 
-/** What outcomes are counted by for an address (`raw`, trimmed): its building when matched, else the address as written. */
-export function addressKeyOf(raw: string, buildingId: string | null): string | null {
-  return raw ? (buildingId ?? normaliseAddressKey(raw)) : null;
+/**
+ * Where a matched address's letter is put: its building, and the unit the address names (its 동,
+ * then its 호, or its 층 when no 호 is written). A tower's tenants are each their own: that the
+ * letters to the others on a list arrived says nothing of whether this one is still there (on
+ * every eval world, counting by the building made rows with such history bounce ~25 % more than
+ * predicted; bench/RESULTS.md, session 35). A house, or an address that names no unit, is its building.
+ */
+export function deliveryPointOf(check: AddressCheck | null | undefined): string | null {
+  const id = check?.entry?.buildingId;
+  if (!id) return null;
+  const u = check.parsed.unit;
+  const unit = u ? [u.dong, u.ho ?? u.floor].filter((p) => p !== null && p !== '').join(' ') : '';
+  return unit === '' ? id : `${id} ${unit}`;
+}
+
+/** What outcomes are counted by for an address (`raw`, trimmed): its delivery point when matched (deliveryPointOf), else the address as written. */
+export function addressKeyOf(raw: string, deliveryPoint: string | null): string | null {
+  return raw ? (deliveryPoint ?? normaliseAddressKey(raw)) : null;
 }
 
 /** The Seoul calendar day of a moment (closure recency is counted in Seoul calendar days). */
@@ -332,7 +347,7 @@ export function scoreMailings(rows: readonly ChunkMailing[], checks: ReadonlyMap
   const signals = new Map<string, NameSignals>();
   return rows.map((m) => {
     const { match, unavailable, name } = readRow(m, checks, signals);
-    return scoreMailing(m.v, match, unavailable, addressKeyOf(m.raw, match?.entry?.buildingId ?? null), m.history, name, m.liveNeighbour, ctx, memo);
+    return scoreMailing(m.v, match, unavailable, addressKeyOf(m.raw, deliveryPointOf(match)), m.history, name, m.liveNeighbour, ctx, memo);
   });
 }
 
@@ -399,7 +414,7 @@ export function scoreChunk(rows: readonly ChunkMailing[], checks: ReadonlyMap<st
     const { match, unavailable, name } = readRow(m, checks, signals);
     const input = modelInputOf(m.v, match, m.history, name, m.liveNeighbour, day);
     const j = judgementOf(input, unavailable, ctx, judged, filledIn);
-    return { judgement: judgements.indexOf(j, j), own: ownText(match?.fixedZipcode ?? null, match?.fixedAddress ?? null, addressReportOf(match, unavailable)), addressKey: addressKeyOf(m.raw, match?.entry?.buildingId ?? null) };
+    return { judgement: judgements.indexOf(j, j), own: ownText(match?.fixedZipcode ?? null, match?.fixedAddress ?? null, addressReportOf(match, unavailable)), addressKey: addressKeyOf(m.raw, deliveryPointOf(match)) };
   });
   return { judgements: judgements.list, rows: kept };
 }

@@ -9,7 +9,7 @@ import type { ModelProvider } from '../model/model-provider.ts';
 import type { Store } from '../store/store.ts';
 import type { Account } from '../domain/account.ts';
 import {
-  addressKeyOf, type AssessedMailing, type ChunkMailing, JudgementMemo, type KeptChunk, keptChunk, scoreMailings, type ScoredVerification, type ScoringContext,
+  addressKeyOf, type AssessedMailing, deliveryPointOf, type ChunkMailing, JudgementMemo, type KeptChunk, keptChunk, scoreMailings, type ScoredVerification, type ScoringContext,
 } from '../domain/mailing-score.ts';
 
 export type { AssessedMailing } from '../domain/mailing-score.ts';
@@ -88,7 +88,7 @@ export class AssessService {
     this.#warnUnavailable(raws.map((raw) => (raw ? (checks.get(raw) ?? new Error('the address was not checked')) : null)).filter((c) => c instanceof Error));
     const keys = raws.map((raw) => {
       const c = checks.get(raw);
-      return addressKeyOf(raw, c === undefined || c instanceof Error ? null : (c.entry?.buildingId ?? null));
+      return addressKeyOf(raw, c === undefined || c instanceof Error ? null : deliveryPointOf(c));
     });
     const history = await this.#d.store.labels.countsMany(account.id, mailings.map((m, i) => ({ bno: m.v.b_no, addressKey: keys[i]! })));
     const rows = mailings.map((m, i): ChunkMailing => ({ v: m.v, name: m.name, raw: raws[i]!, liveNeighbour: m.liveNeighbour ?? null, history: history[i]! }));

@@ -67,6 +67,33 @@ test('a chunk of rows reads back exactly as written', () => {
   assert.deepEqual(decodeRows(JSON.stringify([[8, 'abc', null, false, null, null, { 사업자등록번호: 'abc' }]]), ['사업자등록번호', '상호']), [rows[1]]);
 });
 
+test('a named row keeps its number, name and address once: as its cells, which they are trimmed, and reads back the same', () => {
+  const columns = ['번호', '사업자등록번호', '상호', '주소'];
+  const chosen = { bno: '사업자등록번호', name: '상호', address: '주소' };
+  const rows: BatchRowInput[] = [
+    { rowId: 1, bnoRaw: '124-81-00998', bno: '1248100998', valid: true, name: '(주)한빛', address: '서울 강남구 테헤란로 152 3층',
+      cells: { 번호: '1', 사업자등록번호: ' 124-81-00998 ', 상호: '(주)한빛  ', 주소: '서울 강남구 테헤란로 152 3층' } },
+    // a number that fails its check digit: its text is its cell's; no name, a blank address cell
+    { rowId: 2, bnoRaw: '12-34', bno: null, valid: false, name: null, address: null, cells: { 번호: '2', 사업자등록번호: '12-34', 상호: '', 주소: '   ' } },
+    // fields that are not their cells as written (a reader that cleaned them) stay text
+    { rowId: 3, bnoRaw: '2208162517', bno: '2208162517', valid: true, name: '두리', address: '부산', cells: { 번호: '3', 사업자등록번호: '220-81-62517', 상호: '두리물산', 주소: '부산광역시' } },
+    // a row read before the address column was there
+    { rowId: 4, bnoRaw: '1248100998', bno: '1248100998', valid: true, name: '한빛', address: null, cells: { 번호: '4', 사업자등록번호: '1248100998', 상호: '한빛' } },
+  ];
+  const text = encodeRows(rows, columns, chosen);
+  assert.deepEqual(decodeRows(text, columns), rows);
+  assert.equal(text.split('(주)한빛').length - 1, 1, 'the name is written once, as its cell');
+  assert.equal(text.split('테헤란로').length - 1, 1);
+  assert.ok(text.includes('"두리"') && text.includes('"부산"'));
+  assert.ok(text.length < encodeRows(rows, columns).length);
+  // labels read the number as written of a row without a valid one
+  const facts = rowFactsOf({ chunkNo: 1, firstRow: 1, lastRow: 4, rows: text, columns: JSON.stringify(columns), output: null });
+  assert.deepEqual(facts.map((f) => f.bno), ['1248100998', '12-34', '2208162517', '1248100998']);
+  // chunks written before: every field as text
+  const before = JSON.stringify(rows.map((r) => [r.rowId, r.bnoRaw, r.bno, r.valid, r.name, r.address, columns.slice(0, Object.keys(r.cells).length).map((c) => r.cells[c] ?? '')]));
+  assert.deepEqual(decodeRows(before, columns), rows);
+});
+
 test("labels read a chunk's scored rows the same from its facts as from its output (chunks from before facts were kept)", () => {
   const rows: BatchRowInput[] = [
     { rowId: 11, bnoRaw: '100-00-00001', bno: '1000000001', valid: true, name: '가', address: '서울', cells: {} },

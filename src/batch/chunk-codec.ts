@@ -27,24 +27,26 @@ type EncodedRow = [number, Cell, string | null, boolean | number, Cell | null, C
 const fieldOf = <T extends Cell | null>(f: T, values: string[] | Record<string, string>): Exclude<T, number> =>
   (typeof f === 'number' ? (Array.isArray(values) ? (values[f] ?? '') : '').trim() : f) as Exclude<T, number>;
 
+/** A field as the index of its cell (the `i`-th value) when it is that cell trimmed, else as it is. */
+const asCell = <T extends string | null>(field: T, values: readonly string[], i: number): T | number =>
+  field !== null && i >= 0 && i < values.length && values[i]!.trim() === field ? i : field;
+
 /**
  * `columns`: the headers known so far, in file order; a row's cells are keyed by a prefix of them.
  * (Not Object.values: an object lists keys such as "2024" before the others, whatever their order.)
+ * `chosen`: the columns the number, name and address were read from (without it every field is text).
  */
 export function encodeRows(rows: readonly BatchRowInput[], columns: readonly string[], chosen?: ChosenHeaders): string {
   const at = (header: string | null | undefined): number => (header ? columns.indexOf(header) : -1);
   const bnoAt = at(chosen?.bno);
   const nameAt = at(chosen?.name);
   const addressAt = at(chosen?.address);
-  // the field as the index of its cell when it is that cell trimmed, else as it is
-  const ref = <T extends string | null>(field: T, values: readonly string[], i: number): T | number =>
-    field !== null && i >= 0 && i < values.length && values[i]!.trim() === field ? i : field;
   return JSON.stringify(
     rows.map((r): EncodedRow => {
       const n = Object.keys(r.cells).length;
       const values: string[] = [];
       for (let i = 0; i < n; i++) values.push(r.cells[columns[i]!] ?? '');
-      return [r.rowId, ref(r.bnoRaw, values, bnoAt), r.bno, r.valid, ref(r.name, values, nameAt), ref(r.address, values, addressAt), values];
+      return [r.rowId, asCell(r.bnoRaw, values, bnoAt), r.bno, r.valid, asCell(r.name, values, nameAt), asCell(r.address, values, addressAt), values];
     }),
   );
 }

@@ -62,7 +62,7 @@ async function answer(m: Exclude<ToAddressThread, { stop: true }>): Promise<From
   keep(m.id, checks);
   return {
     id: m.id,
-    buildings: m.raws.map((raw) => {
+    points: m.raws.map((raw) => {
       const c = checks.get(raw) ?? new Error('the address was not checked');
       return c instanceof Error ? { error: c.message } : deliveryPointOf(c);
     }),

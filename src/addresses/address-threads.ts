@@ -12,12 +12,12 @@ import { type AddressThreadSetup, type FromAddressThread, keptFromColumns, toCol
 import type { ChunkMailing, KeptChunk, ScoringContext } from '../domain/mailing-score.ts';
 
 /**
- * A chunk's address checks kept in the thread that made them: `buildings` says what each address
+ * A chunk's address checks kept in the thread that made them: `points` says what each address
  * is counted by (null: the thread failed; check them in-process), and `score` has that thread
  * score the chunk's rows against them, once (it rejects when the thread is gone or dropped them).
  */
 export interface KeptChecks {
-  buildings: Promise<Map<string, string | null | Error> | null>;
+  points: Promise<Map<string, string | null | Error> | null>;
   score(rows: ChunkMailing[], ctx: ScoringContext): Promise<KeptChunk>;
 }
 
@@ -140,13 +140,13 @@ export class AddressThreads implements AddressService {
     if (this.#closed || this.#size === 0 || distinct.length < MIN_FOR_THREAD) return null;
     const t = this.#pick();
     const session = this.#next++;
-    const buildings = this.#send(t, { id: session, raws: distinct, keep: true }).then((m) => {
-      if (!('buildings' in m)) throw new Error('failed' in m ? m.failed : 'the address thread answered something else');
+    const points = this.#send(t, { id: session, raws: distinct, keep: true }).then((m) => {
+      if (!('points' in m)) throw new Error('failed' in m ? m.failed : 'the address thread answered something else');
       this.answeredInThreads++;
-      return new Map(m.buildings.map((b, i) => [distinct[i]!, b !== null && typeof b === 'object' ? new Error(b.error) : b]));
+      return new Map(m.points.map((b, i) => [distinct[i]!, b !== null && typeof b === 'object' ? new Error(b.error) : b]));
     });
     return {
-      buildings: buildings.catch((err: unknown) => {
+      points: points.catch((err: unknown) => {
         this.#onError(err);
         return null;
       }),

@@ -109,12 +109,12 @@ export class AssessService {
   }
 
   async #inThread(account: Account, mailings: readonly Mailing[], locale: Locale, asOf: Date, kept: KeptChecks): Promise<KeptChunk | null> {
-    const buildings = await kept.buildings;
+    const points = await kept.points;
     const raws = mailings.map((m) => m.address?.trim() ?? '');
-    if (!buildings || raws.some((raw) => raw && !buildings.has(raw))) return null;
-    this.#warnUnavailable([...buildings.values()].filter((b) => b instanceof Error));
+    if (!points || raws.some((raw) => raw && !points.has(raw))) return null;
+    this.#warnUnavailable([...points.values()].filter((b) => b instanceof Error));
     const keys = raws.map((raw) => {
-      const b = buildings.get(raw);
+      const b = points.get(raw);
       return addressKeyOf(raw, b === undefined || b instanceof Error ? null : b);
     });
     const history = await this.#d.store.labels.countsMany(account.id, mailings.map((m, i) => ({ bno: m.v.b_no, addressKey: keys[i]! })));

@@ -87,7 +87,7 @@ export interface FinalizeOptions {
   /**
    * The registry answers come from: a shared number with a fresh cache entry of it is recorded
    * answered now, as the cache answers it (without: every shared number waits for its first
-   * chunk). Only where the store says so (BatchStore.sharedFromCache).
+   * chunk).
    */
   cachedFrom?: string;
 }

@@ -44,13 +44,12 @@ const dailyOf = (why: unknown): boolean => typeof why === 'string' && why.starts
 
 export class BatchStore extends OverSql {
   /**
-   * Whether a job's shared numbers with a fresh cache entry are recorded when it is accepted
-   * (finalizeJob's cachedFrom), and chunks holding shared numbers complete from the cache. On the
-   * embedded store this is what keeps a list that repeats its customers fast (recording answers
-   * chunk by chunk wrote each to a random place of the table). PostgreSQL already records a
-   * chunk's shared answers in one statement, and there both measured slower (100,000 rows with
-   * each number 2–3 times, two workers: 7,100 against 8,600 rows/s; bench/RESULTS.md), so it
-   * keeps the general way (recordCacheAnswers still answers for both, as every store operation does).
+   * Whether chunks holding shared numbers complete from the cache in SQL (cachedGroups, checked
+   * against the answers recorded for the job: recordCacheAnswers). On the embedded store this,
+   * with the answers recorded when the job is accepted (insertShared, both stores), is what keeps
+   * a list that repeats its customers fast. On PostgreSQL such chunks go the general way: there
+   * the check cost more than it saved (a numbers-only list with each number 2–3 times, two
+   * workers: 12,587 against 19,992 rows/s; bench/RESULTS.md, session 36).
    */
   get sharedFromCache(): boolean {
     return this.sql.dialect === 'sqlite';
@@ -101,7 +100,7 @@ export class BatchStore extends OverSql {
       }
       const pins =
         o.sharedNumbers.length > 0
-          ? await insertShared(t, jobId, o.sharedNumbers, this.sharedFromCache && o.cachedFrom !== undefined ? { source: o.cachedFrom, at: o.now.toISOString() } : null)
+          ? await insertShared(t, jobId, o.sharedNumbers, o.cachedFrom !== undefined ? { source: o.cachedFrom, at: o.now.toISOString() } : null)
           : null;
       // chunks are cut by rows and by characters while uploading: their bounds are the stored rows'
       const chunks = await t.run(
@@ -480,21 +479,38 @@ async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {
 }
 
 /**
- * Keeps a job's shared numbers, each to be answered once. With `pin` (the embedded store only:
- * BatchStore.sharedFromCache), those with a fresh cache entry of that registry are recorded
- * answered at once, as a cache hit answers them (src/registry/status-service.ts): the job's
- * answer for a number it holds several times is then fixed when the job is accepted, and no
- * chunk writes it (on a list that repeats its customers, recording answers chunk by chunk, each
- * in a random place of the table, cost more than the rest of the work). The others wait for the
- * first chunk that answers them (recordShared). Inserted in one statement, in key order (a third
- * faster than the upload's order, and the list comes sorted so that the cache is read in its
- * order too); a record as our writer spells it is copied as text, not parsed; a record that
- * names another number is left to the chunks, as the cache path leaves it (cachedGroups).
- * Returns what was recorded from (the job keeps it: BatchJob.cachePins), or null when nothing was.
+ * Keeps a job's shared numbers, each to be answered once. With `pin` (the registry the job's
+ * lookups answer from), those with a fresh cache entry of that registry are recorded answered at
+ * once, as a cache hit answers them (src/registry/status-service.ts): the job's answer for a
+ * number it holds several times is then fixed when the job is accepted, and no chunk writes it
+ * (on a list that repeats its customers, recording answers chunk by chunk, each in a random place
+ * of the table, cost more than the rest of the work; on PostgreSQL, recording them and reading
+ * them back took ~23 µs of the server's CPU a row of such a list). The others wait for the first chunk that answers them (recordShared). Inserted in
+ * one statement, in key order (a third faster than the upload's order, and the list comes sorted
+ * so that the cache is read in its order too); a record as our writer spells it is copied as text,
+ * not parsed; a record that names another number is left to the chunks, as the cache path leaves
+ * it (cachedGroups). Returns what was recorded from on the embedded store (the job keeps it:
+ * BatchJob.cachePins), or null when nothing was or on PostgreSQL, whose cache writes are not
+ * counted: there no chunk reads its entries as pinned (BatchStore.sharedFromCache).
  */
 async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin: Omit<CachePins, 'seq'> | null): Promise<CachePins | null> {
-  if (pin === null || t.dialect === 'postgres') {
+  if (pin === null) {
     await t.run(`INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered) SELECT ?, value, NULL, false, false FROM ${listTable(t.dialect, 'text')}`, [jobId, bnos]);
+    return null;
+  }
+  if (t.dialect === 'postgres') {
+    // checkedAt as the store reads it back for a cache hit (a Date's toISOString: UTC, milliseconds)
+    await t.run(
+      `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
+       SELECT ?, l.value,
+              CASE WHEN s.b_no IS NOT NULL THEN jsonb_build_object('record', s.record, 'source', s.source,
+                'checkedAt', to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'fromCache', true, 'stale', false) END,
+              false, s.b_no IS NOT NULL
+         FROM unnest(?::text[]) AS l (value)
+         LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ?::timestamptz AND s.record ->> 'b_no' = s.b_no
+        ORDER BY l.value`,
+      [jobId, bnos, pin.source, pin.at],
+    );
     return null;
   }
   // the count of cache writes first: an entry written after it may or may not be among those read below

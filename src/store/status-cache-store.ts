@@ -11,9 +11,10 @@ const UPSERT_TAIL = `ON CONFLICT (b_no) DO UPDATE SET record = excluded.record, 
 
 /**
  * Raises the count of writes (migration 0036); its row stays locked until the write commits, so
- * counts follow commits. Counted only on the embedded store, the one whose jobs record shared
- * answers from the cache (BatchStore.sharedFromCache, insertShared): on PostgreSQL nothing reads
- * the count, and the locked row would serialise every process's cache writes for nothing.
+ * counts follow commits. Counted only on the embedded store, the one whose chunks read the
+ * entries a job recorded its shared answers from as they were (BatchStore.sharedFromCache,
+ * readAsPinned): on PostgreSQL nothing reads the count, and the locked row would serialise every
+ * process's cache writes for nothing.
  */
 const NEXT_WRITE = 'UPDATE status_cache_writes SET seq = seq + 1 WHERE id = 1 RETURNING seq';
 

@@ -96,6 +96,11 @@ describeEachStore('batch store', (kind) => {
     await store.usage.reserve(refusedJob.accountId, '2026-11', 80, 100);
     assert.deepEqual(await refusedJob.finalize({ limit: 100 }), { ok: false, needed: 30, remaining: 20 });
     assert.deepEqual(await store.usage.get(refusedJob.accountId, '2026-11'), { used: 80, overage: 0 });
+    // a list repeating its numbers over chunks: refused before its shared numbers are recorded
+    const repeating = await newJob(30, { distinct: 10 });
+    await store.usage.reserve(repeating.accountId, '2026-11', 95, 100);
+    assert.deepEqual(await repeating.finalize({ limit: 100 }), { ok: false, needed: 10, remaining: 5 });
+    assert.equal((await store.batches.sharedNumbers(repeating.id, Array.from({ length: 10 }, (_, i) => bnoOf(i)))).size, 0);
     const paid = await newJob(30, { paid: true });
     await store.usage.reserve(paid.accountId, '2026-11', 80, 100);
     const ok = await paid.finalize({ limit: 100 });

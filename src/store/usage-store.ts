@@ -11,6 +11,11 @@ export async function lockUsage(t: Sql, accountId: string, month: string): Promi
   return { used: Number(r?.used ?? 0), overage: Number(r?.overage ?? 0) };
 }
 
+/** The month's lookups used so far, read without a lock (a guess that lockUsage then settles). */
+export async function usedSoFar(t: Sql, accountId: string, month: string): Promise<number> {
+  return Number((await t.get('SELECT used FROM usage_months WHERE account_id = ? AND month = ?', [accountId, month]))?.used ?? 0);
+}
+
 /**
  * `day` (Seoul "YYYY-MM-DD"): also counted on the day's counter, which the console draws; the
  * month's stays what the quota is enforced on.

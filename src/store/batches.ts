@@ -493,13 +493,14 @@ async function bumpCounts(t: Sql, jobId: string, counts: Tally): Promise<void> {
  * number it holds several times is then fixed when the job is accepted, and no chunk writes it
  * (on a list that repeats its customers, recording answers chunk by chunk, each in a random place
  * of the table, cost more than the rest of the work; on PostgreSQL, recording them and reading
- * them back took ~23 µs of the server's CPU a row of such a list). The others wait for the first chunk that answers them (recordShared). Inserted in
- * one statement, in key order (a third faster than the upload's order, and the list comes sorted
- * so that the cache is read in its order too); a record as our writer spells it is copied as text,
- * not parsed; a record that names another number is left to the chunks, as the cache path leaves
- * it (cachedGroups). Returns what was recorded from on the embedded store (the job keeps it:
- * BatchJob.cachePins), or null when nothing was or on PostgreSQL, whose cache writes are not
- * counted: there no chunk reads its entries as pinned (BatchStore.sharedFromCache).
+ * them back took ~23 µs of the server's CPU a row of such a list). The others wait for the first
+ * chunk that answers them (recordShared). Inserted in one statement, in key order (a third faster
+ * than the upload's order, and the list comes sorted so that the cache is read in its order too);
+ * on SQLite a record as our writer spells it is copied as text, not parsed; a record that names
+ * another number is left to the chunks, as the cache path leaves it (cachedGroups). Returns what
+ * was recorded from on the embedded store (the job keeps it: BatchJob.cachePins), or null when
+ * nothing was or on PostgreSQL, whose cache writes are not counted: there no chunk reads its
+ * entries as pinned (BatchStore.sharedFromCache).
  */
 async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin: Omit<CachePins, 'seq'> | null): Promise<CachePins | null> {
   if (pin === null) {

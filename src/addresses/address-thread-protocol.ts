@@ -20,7 +20,7 @@ export type ToAddressThread =
 
 export type FromAddressThread =
   | { id: number; checks: [string, AddressCheck | { error: string }][] }
-  /** the checks were kept: per address asked, in its order, the matched building's id (null: none) or the directory's error */
+  /** the checks were kept: per address asked, in its order, its delivery point (deliveryPointOf; null: no building matched) or the directory's error */
   | { id: number; points: (string | null | { error: string })[] }
   | { id: number; scored: KeptColumns }
   /** the whole call failed (the per-address failures are in `checks`) */

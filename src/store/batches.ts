@@ -338,7 +338,7 @@ export class BatchStore extends OverSql {
       this.sql.dialect === 'postgres'
         ? `SELECT tmpl, source, min(expires_at), sum(n), count(*), jsonb_agg(b_no)::text, jsonb_agg(checked_at)::text, coalesce(max(written), 0)
              FROM (SELECT CASE WHEN s.record ->> 'b_no' = s.b_no THEN (s.record - 'b_no')::text END AS tmpl, s.source, s.written,
-                          to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS checked_at, s.expires_at, l.value AS b_no, count(*) AS n
+                          ${CHECKED_AT_ISO} AS checked_at, s.expires_at, l.value AS b_no, count(*) AS n
                      FROM batch_chunk_rows c CROSS JOIN LATERAL jsonb_array_elements_text(c.lookups) AS l (value)
                      LEFT JOIN status_cache s ON s.b_no = l.value
                     WHERE c.job_id = ? AND c.chunk_no = ?
@@ -466,6 +466,9 @@ interface ChunkSpan {
 
 const spanOf = (r: Record<string, unknown>): ChunkSpan => ({ chunkNo: Number(r.chunk_no), firstRow: Number(r.first_row), lastRow: Number(r.last_row) });
 
+/** PostgreSQL: the cache entry `s`'s check time as the store reads it back for a cache hit (a Date's toISOString: UTC, milliseconds). */
+const CHECKED_AT_ISO = `to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
+
 /**
  * SQLite: the cache entry `s`'s record is as our writer spells it, its own number first
  * (JSON.stringify of a record read from NTS): its number and the rest can be cut by text.
@@ -508,12 +511,11 @@ async function insertShared(t: Sql, jobId: string, bnos: readonly string[], pin:
     return null;
   }
   if (t.dialect === 'postgres') {
-    // checkedAt as the store reads it back for a cache hit (a Date's toISOString: UTC, milliseconds)
     await t.run(
       `INSERT INTO batch_numbers (job_id, b_no, answer, refunded, answered)
        SELECT ?, l.value,
               CASE WHEN s.b_no IS NOT NULL THEN jsonb_build_object('record', s.record, 'source', s.source,
-                'checkedAt', to_char(s.checked_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'fromCache', true, 'stale', false) END,
+                'checkedAt', ${CHECKED_AT_ISO}, 'fromCache', true, 'stale', false) END,
               false, s.b_no IS NOT NULL
          FROM unnest(?::text[]) AS l (value)
          LEFT JOIN status_cache s ON s.b_no = l.value AND s.source = ? AND s.expires_at > ?::timestamptz AND s.record ->> 'b_no' = s.b_no
